@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** The response shapes of the seed's table (§4.1), one per kind; responses are parsed by shape, not by id. */
+export const PAYMENT_KINDS = [
+  'qris',
+  'ewallet_redirect',
+  'ewallet_qr_redirect',
+  'airtime_sms',
+  'airtime',
+  'va_bank',
+  'va_cstore',
+] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+const label = z.object({ id: z.string().min(1), en: z.string().min(1) }).strict();
+
+export const paymentMethodSchema = z
+  .object({
+    /** `<type>_<name>`, as the seed's identifiers (e.g. `va_bca`, `airtime_telkomsel`). */
+    id: z.string().regex(/^[a-z]+_[a-z0-9]+$/, 'id must look like <type>_<name> in lowercase'),
+    kind: z.enum(PAYMENT_KINDS),
+    /** The bank, carrier, wallet or store name shown next to the instruction. */
+    provider: z.string().min(1),
+    label,
+    requiresCustomerName: z.boolean(),
+    /** Carrier billing charges a phone number, so `user_mdn` is needed (Loket's rule, see docs/sandbox.md). */
+    requiresPhone: z.boolean().default(false),
+    /** The seed: `short_code` is sent "for two carriers' SMS methods". */
+    hasShortCode: z.boolean().default(false),
+    /** The seed: "One e-wallet response has no back_url". */
+    returnsBackUrl: z.boolean().default(true),
+    enabled: z.boolean(),
+    minAmount: z.number().int().positive().default(1),
+    maxAmount: z.number().int().positive().default(100_000_000),
+  })
+  .strict()
+  .refine((m) => m.minAmount <= m.maxAmount, { message: 'minAmount must not exceed maxAmount', path: ['minAmount'] })
+  .refine((m) => !m.hasShortCode || m.kind === 'airtime_sms', { message: 'hasShortCode applies to airtime_sms only', path: ['hasShortCode'] })
+  .refine((m) => !m.requiresCustomerName || m.kind === 'va_bank', {
+    message: 'requiresCustomerName applies to bank virtual accounts only',
+    path: ['requiresCustomerName'],
+  });
+
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+
+export const paymentCatalogueSchema = z
+  .array(paymentMethodSchema)
+  .min(1)
+  .superRefine((methods, ctx) => {
+    const seen = new Set<string>();
+    methods.forEach((m, i) => {
+      if (seen.has(m.id)) ctx.addIssue({ code: 'custom', message: `duplicate id ${m.id}`, path: [i, 'id'] });
+      seen.add(m.id);
+    });
+  });
+
+/** Parses a catalogue, throwing one message that lists every problem with its place in the file. */
+export function parsePaymentCatalogue(data: unknown, source = 'payment-methods.json'): PaymentMethod[] {
+  const result = paymentCatalogueSchema.safeParse(data);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new Error(`${source} is not a valid payment-method catalogue:\n${problems.join('\n')}`);
+}
+
+export function findMethod(methods: readonly PaymentMethod[], id: string): PaymentMethod | undefined {
+  return methods.find((m) => m.id === id);
+}
