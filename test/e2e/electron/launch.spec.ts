@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { _electron as electron, expect, test } from '@playwright/test';
+import type { LoketApi } from '../../../src-main/common/api';
+import { electronBinaryPath } from '../../../scripts/electron-binary.mjs';
+
+const mainEntry = join(import.meta.dirname, '../../../out/main/index.js');
+const executablePath = electronBinaryPath();
+
+test('the Electron shell shows Loket in sandbox mode, with the API bridged and Node kept out', async () => {
+  if (executablePath === null) {
+    test.skip(true, 'Electron binary not installed on this machine (download blocked); runs wherever node_modules/electron/dist exists');
+    return;
+  }
+
+  const app = await electron.launch({ executablePath, args: [mainEntry] });
+  try {
+    const page = await app.firstWindow();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Loket');
+    await expect(page.getByTestId('mode-badge')).toHaveText('SANDBOX');
+
+    const info = await page.evaluate(() => (window as Window & { loket?: LoketApi }).loket?.appInfo());
+    expect(info).toMatchObject({ name: 'Loket', mode: 'sandbox' });
+
+    // With contextIsolation and nodeIntegration off, nothing of Node reaches the page.
+    expect(await page.evaluate(() => typeof require)).toBe('undefined');
+    expect(await page.evaluate(() => typeof process)).toBe('undefined');
+    // The preload exposes the API object and nothing else.
+    expect(await page.evaluate(() => Object.keys((window as Window & { loket?: object }).loket ?? {}))).toEqual([
+      'appInfo',
+    ]);
+  } finally {
+    await app.close();
+  }
+});
