@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Makes README's quick-start commands work on a fresh clone: installs npm dependencies when they are
+// missing or older than package-lock.json, and (with --for-tests) the Debian packages the tests need.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const say = (line) => args.has('--quiet') || console.error(`[loket] ${line}`);
+
+function run(command, commandArgs, env = {}) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+const installed = join(root, 'node_modules', '.package-lock.json');
+const lock = join(root, 'package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+  console.error('[loket] installing npm dependencies (npm ci) ...');
+  // The Electron binary comes from a download site our CI cannot reach; `npm start` explains how to get it.
+  const code = run('npm', ['ci', '--no-audit', '--no-fund'], { ELECTRON_SKIP_BINARY_DOWNLOAD: process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '1' });
+  if (code !== 0) process.exit(code);
+}
+
+if (args.has('--for-tests')) {
+  const missing = spawnSync('bash', [join(root, 'scripts/install-system-deps.sh'), '--check'], { cwd: root, encoding: 'utf8' });
+  if (missing.status !== 0) {
+    const canInstall = process.getuid?.() === 0;
+    if (!canInstall) {
+      console.error(`[loket] the tests need Debian packages that are missing:\n${missing.stdout}\n[loket] install them with: sudo scripts/install-system-deps.sh`);
+      process.exit(1);
+    }
+    say('installing the Debian packages the tests need ...');
+    const code = run('bash', [join(root, 'scripts/install-system-deps.sh')]);
+    if (code !== 0) process.exit(code);
+  }
+}
+say('dependencies are in place');
