@@ -157,7 +157,15 @@ function checkAmount(raw: unknown, issues: FieldIssue[]): number | undefined {
  * Validates an order request against seed §2.1/§8 and the payment-method catalogue.
  * Unknown fields are ignored, as a tolerant reader; `null` counts as absent.
  */
-export function validateOrderRequest(input: unknown, methods: readonly PaymentMethod[]): ValidationResult {
+export interface ValidateOptions {
+  /**
+   * `enabled` is the store's choice (a manager hides a method from the cashier); the sandbox, standing in
+   * for the aggregator, accepts every method it knows, so it passes true.
+   */
+  acceptDisabled?: boolean;
+}
+
+export function validateOrderRequest(input: unknown, methods: readonly PaymentMethod[], options: ValidateOptions = {}): ValidationResult {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { ok: false, issues: [{ field: '(body)', rule: 'type', message: `(body): must be a JSON object (got ${describeValue(input)})` }] };
   }
@@ -170,12 +178,15 @@ export function validateOrderRequest(input: unknown, methods: readonly PaymentMe
   }
   const amount = checkAmount(body.amount, issues);
 
-  const method = strings.payment_method === undefined ? undefined : findMethod(methods, strings.payment_method);
+  const found = strings.payment_method === undefined ? undefined : findMethod(methods, strings.payment_method);
+  const method = found && (found.enabled || options.acceptDisabled) ? found : undefined;
   if (strings.payment_method !== undefined && !method) {
     issues.push({
       field: 'payment_method',
       rule: 'unsupported_method',
-      message: `payment_method: ${JSON.stringify(strings.payment_method)} is not a supported payment method`,
+      message: found
+        ? `payment_method: ${JSON.stringify(strings.payment_method)} is disabled in this store's payment-method catalogue`
+        : `payment_method: ${JSON.stringify(strings.payment_method)} is not a supported payment method`,
     });
   }
   if (method) {

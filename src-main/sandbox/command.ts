@@ -21,6 +21,7 @@ Starts the sandbox payment gateway (docs/sandbox.md) and serves until Ctrl-C.
   --quiet                   do not log each request's outcome
 `;
 
+/** A mistake in how a command was called: the CLI exits 2 with the message and no stack trace. */
 export class UsageError extends Error {}
 
 export function sandboxOptionsFromArgs(argv: string[]): SandboxOptions {

@@ -55,6 +55,15 @@ export interface SandboxHandle {
 
 const DEFAULT_MERCHANT = { name: 'LOKET SANDBOX STORE', city: 'JAKARTA', postalCode: '10110', nmid: 'ID1026000000001', pan: '9360001400000000019' };
 
+/** A path segment with broken percent-encoding names nothing; decoding it must not throw. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '\u0000invalid';
+  }
+}
+
 class HttpProblem extends Error {
   constructor(
     readonly status: number,
@@ -75,6 +84,11 @@ const RULE_STATUS: Record<FieldRule, number> = {
   amount_range: 422,
 };
 
+function sendMalformed(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  res.end('{"success":true,"retcode":"0000","message":"Transaction cre');
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const appId = options.appId ?? SANDBOX_DEFAULTS.appId;
   const appKey = options.appKey ?? SANDBOX_DEFAULTS.appKey;
@@ -92,6 +106,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultSwitches();
   const callbacks = new CallbackDispatcher({ ...DEFAULT_CALLBACK_POLICY, ...options.callbacks }, { appId, key, encoding: signing.encoding }, log);
   const expiryTimers = new Map<string, NodeJS.Timeout>();
+  // Injected latency must not hold close() up: closing ends every pause at once.
+  const pauses = new Set<() => void>();
+  const pause = (ms: number) =>
+    ms <= 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            pauses.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          pauses.add(done);
+        });
   let baseUrl = '';
 
   const pagePath = (token: string) => `/api/order/${encodeURIComponent(appId)}/${token}`;
@@ -99,7 +127,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function settle(mtid: string, to: Exclude<SandboxStatus, 'PENDING'>): SandboxOrder {
     const order = orders.get(mtid);
     if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
-    expireIfDue(order);
+    // An order past its expiry cannot be paid or failed any more; expiring it is this very call.
+    if (to !== 'EXPIRED') expireIfDue(order);
     if (order.status !== 'PENDING') {
       throw new HttpProblem(409, RETCODE.ILLEGAL_TRANSITION, `order ${mtid} is ${order.status}; only a PENDING order can become ${to}`);
     }
@@ -121,8 +150,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const mtid = order.request.merchant_transaction_id;
     const timer = setTimeout(() => {
       expiryTimers.delete(mtid);
-      expireIfDue(order);
-    }, Math.max(0, order.expiresAt.getTime() - Date.now()));
+      // Timers may wake a little early; then wait again rather than leave the order PENDING for good.
+      if (order.status === 'PENDING' && Date.now() < order.expiresAt.getTime()) scheduleExpiry(order);
+      else expireIfDue(order);
+    }, Math.max(1, order.expiresAt.getTime() - Date.now()));
     timer.unref();
     expiryTimers.set(mtid, timer);
   }
@@ -198,12 +229,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function createOrder(req: IncomingMessage, res: ServerResponse, api: 'v1' | 'v2'): Promise<void> {
-    const fault = faults.take();
     const body = await signedJson(req);
+    // Taken after authentication, so a refused request does not use up a switch's count.
+    const fault = faults.take();
     if (fault.http_status !== null) {
       throw new HttpProblem(fault.http_status, RETCODE.INJECTED_FAULT, `sandbox fault: injected HTTP ${fault.http_status}; the order was not stored`);
     }
-    const result = validateOrderRequest(body, methods);
+    const result = validateOrderRequest(body, methods, { acceptDisabled: true });
     if (!result.ok) {
       const first = result.issues[0]!;
       throw new HttpProblem(RULE_STATUS[first.rule], retcodeForRule(first.rule), result.issues.map((i) => i.message).join('; '));
@@ -236,22 +268,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     scheduleExpiry(order);
     log(`order ${request.merchant_transaction_id} created (${api}, ${request.payment_method}, ${request.amount})`);
 
-    if (fault.latency_ms > 0) await new Promise((r) => setTimeout(r, fault.latency_ms));
+    await pause(fault.latency_ms);
     if (fault.drop_after_store) {
       req.socket.destroy();
       return;
     }
-    if (fault.malformed_json) {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end('{"success":true,"retcode":"0000","message":"Transaction cre');
-      return;
-    }
+    if (fault.malformed_json) return sendMalformed(res);
     sendJson(res, 200, api === 'v2' ? v2SuccessBody(order, timeZone) : v1SuccessBody(order));
   }
 
   async function inquiry(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const fault = faults.take();
     const body = await signedJson(req);
+    const fault = faults.take();
     if (fault.http_status !== null) throw new HttpProblem(fault.http_status, RETCODE.INJECTED_FAULT, `sandbox fault: injected HTTP ${fault.http_status}`);
     const mtid = (body as { merchant_transaction_id?: unknown } | null)?.merchant_transaction_id;
     if (typeof mtid !== 'string' || mtid === '') {
@@ -260,11 +288,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const order = orders.get(mtid);
     if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
     expireIfDue(order);
-    if (fault.latency_ms > 0) await new Promise((r) => setTimeout(r, fault.latency_ms));
+    await pause(fault.latency_ms);
     if (fault.drop_after_store) {
       req.socket.destroy();
       return;
     }
+    if (fault.malformed_json) return sendMalformed(res);
     sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: 'Order found', data: orderSummary(order) });
   }
 
@@ -296,7 +325,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (path === '/api/status') return allow(['POST']), inquiry(req, res);
     if ((m = /^\/api\/order\/([^/]+)\/([^/]+)$/.exec(path))) {
       allow(['GET', 'HEAD']);
-      const order = decodeURIComponent(m[1]!) === appId ? orders.byPageToken(m[2]!) : undefined;
+      const order = safeDecode(m[1]!) === appId ? orders.byPageToken(m[2]!) : undefined;
       if (!order) return sendHtml(res, 404, renderNotFoundPage());
       expireIfDue(order);
       return sendHtml(res, 200, await renderPaymentPage(order, timeZone, `${pagePath(order.token)}/pay`));
@@ -304,7 +333,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if ((m = /^\/api\/order\/([^/]+)\/([^/]+)\/pay$/.exec(path))) {
       allow(['POST']);
       req.resume();
-      const order = decodeURIComponent(m[1]!) === appId ? orders.byPageToken(m[2]!) : undefined;
+      const order = safeDecode(m[1]!) === appId ? orders.byPageToken(m[2]!) : undefined;
       if (!order) return sendHtml(res, 404, renderNotFoundPage());
       expireIfDue(order);
       if (order.status === 'PENDING') settle(order.request.merchant_transaction_id, 'PAID');
@@ -331,7 +360,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     if ((m = /^\/sandbox\/orders\/([^/]+)$/.exec(path))) {
       allow(['GET']);
-      const mtid = decodeURIComponent(m[1]!);
+      const mtid = safeDecode(m[1]!);
       const order = orders.get(mtid);
       if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
       expireIfDue(order);
@@ -342,7 +371,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       allow(['POST']);
       req.resume();
       const to = ({ pay: 'PAID', expire: 'EXPIRED', fail: 'FAILED' } as const)[m[2] as 'pay' | 'expire' | 'fail'];
-      const order = settle(decodeURIComponent(m[1]!), to);
+      const order = settle(safeDecode(m[1]!), to);
       return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: `Order is now ${to}`, data: orderSummary(order) });
     }
     if (path === '/sandbox/faults') {
@@ -414,6 +443,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     settle,
     close: async () => {
       callbacks.close();
+      for (const done of [...pauses]) done();
       for (const t of expiryTimers.values()) clearTimeout(t);
       expiryTimers.clear();
       await new Promise<void>((resolve) => {

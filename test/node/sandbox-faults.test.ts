@@ -1,0 +1,147 @@
+// Fault switches (PUT/GET/DELETE /sandbox/faults): latency, injected 5xx, a dropped connection after the
+// order is stored, malformed JSON, and `count` limiting them to the next requests.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
+import { SandboxClient, obj, sortedKeys, str, validOrder } from './helpers/sandbox-client';
+
+const APP = { appId: 'fault-app', appKey: 'fault-appkey-1618' };
+const NO_FAULTS = { latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: false, count: null };
+
+let sandbox: SandboxHandle;
+let client: SandboxClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, ...APP });
+  client = new SandboxClient(sandbox.url, APP);
+});
+afterAll(() => sandbox.close());
+afterEach(async () => {
+  expect((await client.send('DELETE', '/sandbox/faults')).status).toBe(200);
+});
+
+async function setFaults(settings: Record<string, unknown>) {
+  const res = await client.send('PUT', '/sandbox/faults', settings);
+  expect(res.status, res.text).toBe(200);
+  return obj(res.json!.data);
+}
+
+describe('switching faults', () => {
+  it('GET shows none by default; PUT fills in defaults; DELETE clears', async () => {
+    expect((await client.get('/sandbox/faults')).json!.data).toEqual(NO_FAULTS);
+    expect(await setFaults({ http_status: 503 })).toEqual({ ...NO_FAULTS, http_status: 503 });
+    expect((await client.get('/sandbox/faults')).json!.data).toEqual({ ...NO_FAULTS, http_status: 503 });
+    const cleared = await client.send('DELETE', '/sandbox/faults');
+    expect(cleared.json!.data).toEqual(NO_FAULTS);
+    expect((await client.v2(validOrder())).status).toBe(200);
+  });
+
+  it.each([
+    ['latency_ms', { latency_ms: -1 }],
+    ['latency_ms', { latency_ms: 'slow' }],
+    ['latency_ms', { latency_ms: 1.5 }],
+    ['http_status', { http_status: 404 }],
+    ['http_status', { http_status: 600 }],
+    ['drop_after_store', { drop_after_store: 'yes' }],
+    ['malformed_json', { malformed_json: 1 }],
+    ['count', { count: 0 }],
+    ['surprise', { surprise: true }],
+  ])('refuses invalid settings naming %s (400 2103) and keeps the previous ones', async (field, settings) => {
+    await setFaults({ latency_ms: 1 });
+    const res = await client.send('PUT', '/sandbox/faults', settings);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json).toMatchObject({ success: false, retcode: '2103' });
+    expect(res.json!.message).toContain(field);
+    expect((await client.get('/sandbox/faults')).json!.data).toEqual({ ...NO_FAULTS, latency_ms: 1 });
+  });
+
+  it('refuses a PUT body that is not JSON (400 2001)', async () => {
+    const res = await client.send('PUT', '/sandbox/faults', '{latency');
+    expect(res.status).toBe(400);
+    expect(res.json!.retcode).toBe('2001');
+  });
+});
+
+describe('each fault', () => {
+  it('latency_ms delays the answer and the order is stored', async () => {
+    await setFaults({ latency_ms: 300 });
+    const order = validOrder();
+    const res = await client.v2(order);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json!.retcode).toBe('0000');
+    expect(res.elapsedMs).toBeGreaterThanOrEqual(295); // timers may round a millisecond or two
+    expect((await client.order(str(order.merchant_transaction_id))).status).toBe(200);
+  });
+
+  it('http_status 503 -> 503 JSON with retcode 5003, and the order is NOT stored', async () => {
+    await setFaults({ http_status: 503 });
+    for (const path of ['/api/transaction', '/api/create']) {
+      const order = validOrder();
+      const res = await client.post(path, order);
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(sortedKeys(res.json)).toEqual(['message', 'retcode', 'success']);
+      expect(res.json).toMatchObject({ success: false, retcode: '5003' });
+      expect((await client.order(str(order.merchant_transaction_id))).status).toBe(404);
+      expect(await client.ordersWith(str(order.merchant_transaction_id))).toEqual([]);
+    }
+  });
+
+  it('http_status applies to the status inquiry too', async () => {
+    const order = validOrder();
+    await client.v2(order);
+    await setFaults({ http_status: 500 });
+    const res = await client.status(str(order.merchant_transaction_id));
+    expect(res.status).toBe(500);
+    expect(res.json!.retcode).toBe('5003');
+  });
+
+  it('drop_after_store: the client gets no answer (socket closed), yet the order is stored', async () => {
+    await setFaults({ drop_after_store: true });
+    const order = validOrder();
+    await expect(client.v2(order)).rejects.toThrow();
+    const stored = await client.ordersWith(str(order.merchant_transaction_id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.status).toBe('PENDING');
+    // Retrying the same id after the drop is a duplicate, never a second order.
+    await client.send('DELETE', '/sandbox/faults');
+    const retry = await client.v2(order);
+    expect(retry.status).toBe(409);
+    expect(retry.json!.retcode).toBe('2301');
+  });
+
+  it('malformed_json: 200 with a body JSON.parse rejects, and the order is stored', async () => {
+    await setFaults({ malformed_json: true });
+    const order = validOrder();
+    const res = await client.v2(order);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(() => JSON.parse(res.text)).toThrow(SyntaxError);
+    expect(res.json).toBeUndefined();
+    expect((await client.order(str(order.merchant_transaction_id))).status).toBe(200);
+  });
+
+  it('count: 1 applies to one request only', async () => {
+    await setFaults({ http_status: 503, count: 1 });
+    expect((await client.v2(validOrder())).status).toBe(503);
+    expect((await client.get('/sandbox/faults')).json!.data).toEqual(NO_FAULTS);
+    expect((await client.v2(validOrder())).status).toBe(200);
+  });
+
+  it('count: 2 applies to two requests, counting down', async () => {
+    await setFaults({ malformed_json: true, count: 2 });
+    const first = await client.v2(validOrder());
+    expect(() => JSON.parse(first.text)).toThrow(SyntaxError);
+    expect(obj((await client.get('/sandbox/faults')).json!.data).count).toBe(1);
+    expect((await client.v2(validOrder())).json).toBeUndefined();
+    const third = await client.v2(validOrder());
+    expect(third.json?.retcode).toBe('0000');
+  });
+
+  it('without count a fault stays until DELETE', async () => {
+    await setFaults({ http_status: 502 });
+    expect((await client.v2(validOrder())).status).toBe(502);
+    expect((await client.v2(validOrder())).status).toBe(502);
+    await client.send('DELETE', '/sandbox/faults');
+    expect((await client.v2(validOrder())).status).toBe(200);
+  });
+});
