@@ -1,0 +1,314 @@
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  IllegalTransitionError,
+  canTransition,
+  type Delivery,
+  type EventSource,
+  type Order,
+  type OrderEvent,
+  type OrderState,
+} from '../../common/order';
+import {
+  NEW_ORDER_COLUMNS,
+  ORDER_COLUMNS,
+  newOrderParams,
+  patchColumns,
+  rowToEvent,
+  rowToOrder,
+  type EventRow,
+  type NewOrder,
+  type OrderPatch,
+  type OrderRow,
+  type SqlValue,
+} from './order-rows';
+import { systemClock, type Clock } from '../ports';
+
+export type { NewOrder, OrderPatch } from './order-rows';
+// Re-exported so that users of the log need not know the clock is a core-wide port.
+export { systemClock, type Clock } from '../ports';
+
+export interface EventMeta {
+  source: EventSource;
+  actor?: string;
+  reason?: string;
+  payload?: unknown;
+}
+
+export interface OrderFilter {
+  /** Inclusive, UTC. */
+  from?: Date;
+  /** Exclusive, UTC. */
+  to?: Date;
+  state?: OrderState;
+  limit?: number;
+}
+
+export interface SummaryRow {
+  methodId: string;
+  state: OrderState;
+  count: number;
+  amount: number;
+}
+
+export interface CallbackReceipt {
+  bodySha256: string;
+  orderId?: string;
+  status?: string;
+  outcome: string;
+}
+
+export class UnknownOrderError extends Error {
+  constructor(readonly orderId: string) {
+    super(`no order ${orderId}`);
+    this.name = 'UnknownOrderError';
+  }
+}
+
+export class DuplicateOrderError extends Error {
+  constructor(readonly orderId: string) {
+    super(`order ${orderId} already exists; an order id is never reused`);
+    this.name = 'DuplicateOrderError';
+  }
+}
+
+const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired'];
+
+type EventType = OrderEvent['type'];
+
+/**
+ * The order log (DESIGN.md §4): orders and their append-only events in SQLite. Every write is one
+ * IMMEDIATE transaction, taking the write lock up front so that the state read and the state written
+ * cannot interleave with another connection's; a state and the event that explains it commit together.
+ */
+export class OrderLog {
+  // Prepared once per SQL text: preparing costs more than running, and the same few queries repeat.
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>): Order {
+    return this.write(() => {
+      const now = this.now();
+      try {
+        this.stmt(INSERT_ORDER).run(newOrderParams(input, now));
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateOrderError(input.id);
+        throw err;
+      }
+      this.appendEvent(input.id, now, 'created', { source: meta.source, actor: meta.actor }, undefined, 'creating');
+      return this.mustGet(input.id);
+    });
+  }
+
+  transition(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch = {}): Order {
+    return this.write(() => this.transitionInTx(id, to, meta, patch));
+  }
+
+  /** Records whether the request left Loket (see Delivery); the state does not change. */
+  setDelivery(id: string, delivery: Delivery, meta: Omit<EventMeta, 'payload'>): Order {
+    return this.write(() => {
+      const before = this.mustGet(id);
+      const now = this.now();
+      this.update(id, { delivery, updated_at: now });
+      this.appendEvent(id, now, 'delivery', { ...meta, payload: { from: before.delivery, to: delivery } });
+      return this.mustGet(id);
+    });
+  }
+
+  /**
+   * A payment reported for an order already cancelled or expired: the order keeps its state (the
+   * customer may have been sent away, or paid again), and the manager sees the flag.
+   */
+  flagLatePayment(id: string, meta: EventMeta): Order {
+    return this.write(() => {
+      const state = this.mustGetState(id);
+      if (!LATE_PAYMENT_STATES.includes(state)) {
+        throw new Error(`order ${id} is ${state}: a late payment can be flagged only on a cancelled or expired order`);
+      }
+      const now = this.now();
+      this.update(id, { late_payment: 1, updated_at: now });
+      this.appendEvent(id, now, 'late_payment', meta);
+      return this.mustGet(id);
+    });
+  }
+
+  note(id: string, meta: EventMeta): OrderEvent {
+    return this.write(() => {
+      this.mustGetState(id);
+      const seq = this.appendEvent(id, this.now(), 'note', meta);
+      return rowToEvent(this.stmt<[number], EventRow>('SELECT * FROM order_events WHERE seq = ?').get(seq)!);
+    });
+  }
+
+  get(id: string): Order | undefined {
+    const row = this.stmt<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`).get(id);
+    return row && rowToOrder(row);
+  }
+
+  events(id: string): OrderEvent[] {
+    return this.stmt<[string], EventRow>('SELECT * FROM order_events WHERE order_id = ? ORDER BY seq').all(id).map(rowToEvent);
+  }
+
+  requestBody(id: string): string | undefined {
+    return this.stmt<[string], { b: string }>('SELECT request_body AS b FROM orders WHERE id = ?').get(id)?.b;
+  }
+
+  responseBody(id: string): string | undefined {
+    return this.stmt<[string], { b: string | null }>('SELECT response_body AS b FROM orders WHERE id = ?').get(id)?.b ?? undefined;
+  }
+
+  /** Orders created in [from, to) (either end optional), oldest first. */
+  list(filter: OrderFilter = {}): Order[] {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    if (filter.from !== undefined) {
+      where.push('created_at >= ?');
+      params.push(filter.from.toISOString());
+    }
+    if (filter.to !== undefined) {
+      where.push('created_at < ?');
+      params.push(filter.to.toISOString());
+    }
+    if (filter.state !== undefined) {
+      where.push('state = ?');
+      params.push(filter.state);
+    }
+    let sql = `SELECT ${ORDER_COLUMNS} FROM orders`;
+    if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
+    sql += ' ORDER BY created_at, id';
+    if (filter.limit !== undefined) {
+      if (!Number.isSafeInteger(filter.limit) || filter.limit < 0) throw new RangeError(`list limit must be a whole number ≥ 0, got ${filter.limit}`);
+      sql += ' LIMIT ?';
+      params.push(filter.limit);
+    }
+    return this.stmt<SqlValue[], OrderRow>(sql).all(...params).map(rowToOrder);
+  }
+
+  /** Count and total amount of the orders created in [from, to), per method and state. */
+  summary(from: Date, to: Date): SummaryRow[] {
+    return this.stmt<[string, string], SummaryRow>(
+      `SELECT method_id AS methodId, state, COUNT(*) AS count, SUM(amount) AS amount
+       FROM orders WHERE created_at >= ? AND created_at < ?
+       GROUP BY method_id, state ORDER BY method_id, state`,
+    ).all(from.toISOString(), to.toISOString());
+  }
+
+  /**
+   * At start-up, before anything else writes: an order still `creating` belonged to a request the app
+   * died during, which may or may not have reached the gateway, so it becomes `unknown` and is reconciled.
+   */
+  markInterrupted(meta: { source?: EventSource; actor?: string; reason?: string } = {}): string[] {
+    return this.write(() => {
+      const ids = this.stmt<[], { id: string }>("SELECT id FROM orders WHERE state = 'creating' ORDER BY created_at, id")
+        .all()
+        .map((r) => r.id);
+      const reason = meta.reason ?? 'the app stopped while this order was being created';
+      for (const id of ids) this.transitionInTx(id, 'unknown', { source: meta.source ?? 'startup', actor: meta.actor, reason }, {});
+      return ids;
+    });
+  }
+
+  unresolved(): Order[] {
+    return this.list({ state: 'unknown' });
+  }
+
+  /** Returns false when a callback with the same body was recorded before: a replay. */
+  recordCallbackReceipt(receipt: CallbackReceipt): boolean {
+    if (!/^[0-9a-f]{64}$/.test(receipt.bodySha256)) throw new Error('bodySha256 must be a SHA-256 digest in lowercase hex');
+    return this.write(() => {
+      const info = this.stmt(
+        `INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (body_sha256) DO NOTHING`,
+      ).run(this.now(), receipt.orderId ?? null, receipt.status ?? null, receipt.bodySha256, receipt.outcome);
+      return info.changes === 1;
+    });
+  }
+
+  getSetting<T>(key: string): T | undefined {
+    const row = this.stmt<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
+    return row === undefined ? undefined : (JSON.parse(row.value) as T);
+  }
+
+  /** Non-secret settings only: secrets belong in the OS keychain, never in this file. */
+  setSetting(key: string, value: unknown): void {
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new Error(`setting ${key}: value cannot be stored as JSON`);
+    this.write(() =>
+      this.stmt(
+        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      ).run(key, json, this.now()),
+    );
+  }
+
+  private write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  private stmt<P extends unknown[] | object = unknown[], R = unknown>(sql: string): Statement<P, R> {
+    let s = this.statements.get(sql);
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s as unknown as Statement<P, R>;
+  }
+
+  private transitionInTx(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch): Order {
+    const from = this.mustGetState(id);
+    if (!canTransition(from, to)) throw new IllegalTransitionError(id, from, to);
+    const now = this.now();
+    // The event goes first so that a patch breaking a constraint has an event to roll back with it; the
+    // tests rely on that to show a state and its event are never written apart.
+    this.appendEvent(id, now, 'state_changed', meta, from, to);
+    this.update(id, { ...patchColumns(patch), state: to, updated_at: now });
+    return this.mustGet(id);
+  }
+
+  private update(id: string, cols: Record<string, SqlValue>): void {
+    // Column names come from patchColumns and this class, never from callers, so building SQL is safe.
+    const names = Object.keys(cols).sort();
+    this.stmt(`UPDATE orders SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
+  }
+
+  private appendEvent(id: string, at: string, type: EventType, meta: EventMeta, from?: OrderState, to?: OrderState): number {
+    // JSON.stringify gives undefined for a payload of undefined (or a bare function): no payload then.
+    const payload: string | undefined = meta.payload === undefined ? undefined : JSON.stringify(meta.payload);
+    const info = this.stmt(INSERT_EVENT).run({
+      order_id: id,
+      at,
+      type,
+      from_state: from ?? null,
+      to_state: to ?? null,
+      source: meta.source,
+      actor: meta.actor ?? null,
+      reason: meta.reason ?? null,
+      payload: payload ?? null,
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  private mustGetState(id: string): OrderState {
+    const row = this.stmt<[string], { state: OrderState }>('SELECT state FROM orders WHERE id = ?').get(id);
+    if (!row) throw new UnknownOrderError(id);
+    return row.state;
+  }
+
+  private mustGet(id: string): Order {
+    const order = this.get(id);
+    if (!order) throw new UnknownOrderError(id);
+    return order;
+  }
+}
+
+const INSERT_ORDER = `INSERT INTO orders (${NEW_ORDER_COLUMNS.join(', ')}) VALUES (${NEW_ORDER_COLUMNS.map((c) => '@' + c).join(', ')})`;
+
+const INSERT_EVENT = `INSERT INTO order_events (order_id, at, type, from_state, to_state, source, actor, reason, payload)
+  VALUES (@order_id, @at, @type, @from_state, @to_state, @source, @actor, @reason, @payload)`;
