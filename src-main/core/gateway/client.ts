@@ -1,0 +1,185 @@
+import fetch, { type RequestInit } from 'node-fetch';
+import type { PaymentInstruction } from '../../common/order';
+import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
+import type { PaymentMethod } from '../../common/payment-methods';
+import { RETCODE } from '../../common/retcodes';
+import { signBody, type SigningProfile } from '../bodysign';
+import type { SecretStore } from '../ports';
+import { parseV1Answer, parseV2Answer, type ParsedAnswer } from './parse-response';
+
+export interface GatewayConfig {
+  /** e.g. https://gateway.example or http://127.0.0.1:8787; no trailing slash. */
+  baseUrl: string;
+  appId: string;
+  signing: SigningProfile;
+  /** Deadline of one call (DESIGN.md §5: 15 s by default). */
+  timeoutMs: number;
+  /** Path of a status inquiry (the sandbox's `/api/status`); null where the gateway has none. */
+  inquiryPath: string | null;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** Why a call did not give payment data. Only `not_sent` is certain the gateway never saw the order. */
+export type GatewayFailure =
+  | { class: 'invalid_input'; message: string; issues: FieldIssue[] }
+  | { class: 'rejected'; message: string; retcode?: string; httpStatus: number; duplicate: boolean; raw?: string }
+  | { class: 'not_sent'; message: string }
+  | { class: 'unknown'; message: string }
+  | { class: 'malformed'; message: string; httpStatus: number; raw: string };
+
+export type CreateResult =
+  | { ok: true; instruction: PaymentInstruction; transactionId?: string; expiredDate?: string; httpStatus: number; raw: string }
+  | { ok: false; failure: GatewayFailure };
+
+export type InquiryStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
+export type InquiryResult =
+  | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; raw: string }
+  | { ok: false; failure: GatewayFailure };
+
+type HttpResult = { kind: 'answer'; status: number; text: string } | { kind: 'not_sent'; message: string } | { kind: 'no_answer'; message: string };
+
+/** Connection errors that happen before a byte of the request can reach the gateway. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'ERR_INVALID_URL']);
+
+export class GatewayClient {
+  constructor(
+    readonly config: GatewayConfig,
+    private readonly secrets: SecretStore,
+    private readonly methods: readonly PaymentMethod[],
+  ) {}
+
+  /** Validates with the sandbox's own rules and serialises once: these bytes are signed and sent as they are. */
+  prepare(input: unknown): { ok: true; request: OrderRequest; method: PaymentMethod; bytes: string } | { ok: false; failure: GatewayFailure } {
+    const result = validateOrderRequest(input, this.methods);
+    if (!result.ok) {
+      return { ok: false, failure: { class: 'invalid_input', message: result.issues.map((i) => i.message).join('; '), issues: result.issues } };
+    }
+    return { ok: true, request: result.value, method: result.method, bytes: JSON.stringify(result.value) };
+  }
+
+  paymentPageUrl(token: string): string {
+    return `${this.config.baseUrl}/api/order/${encodeURIComponent(this.config.appId)}/${encodeURIComponent(token)}`;
+  }
+
+  async create(api: 'v1' | 'v2', bytes: string): Promise<CreateResult> {
+    const http = await this.post(api === 'v2' ? '/api/transaction' : '/api/create', bytes);
+    if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
+    if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
+    const json = parseJson(http.text);
+    if (json === undefined) return malformedOrRejected(http, 'the answer is not valid JSON');
+    const parsed: ParsedAnswer = api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
+    if (parsed.ok) {
+      if (http.status < 200 || http.status >= 300) {
+        return { ok: false, failure: { class: 'malformed', message: `a success body came with HTTP ${http.status}`, httpStatus: http.status, raw: http.text } };
+      }
+      const { ok: _ok, ...payment } = parsed;
+      return { ok: true, ...payment, httpStatus: http.status, raw: http.text };
+    }
+    if (parsed.rejected) {
+      return {
+        ok: false,
+        failure: {
+          class: 'rejected',
+          message: parsed.message,
+          ...(parsed.retcode === undefined ? {} : { retcode: parsed.retcode }),
+          httpStatus: http.status,
+          duplicate: parsed.retcode === RETCODE.DUPLICATE_ORDER,
+          raw: http.text,
+        },
+      };
+    }
+    return malformedOrRejected(http, parsed.malformed);
+  }
+
+  async inquire(merchantTransactionId: string): Promise<InquiryResult> {
+    if (!this.config.inquiryPath) return { ok: false, failure: { class: 'not_sent', message: 'no status inquiry is configured for this gateway' } };
+    const http = await this.post(this.config.inquiryPath, JSON.stringify({ merchant_transaction_id: merchantTransactionId }));
+    if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
+    if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
+    const json = parseJson(http.text) as { success?: unknown; retcode?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
+    if (json === undefined || typeof json !== 'object' || json === null) return malformedOrRejected(http, 'the inquiry answer is not valid JSON');
+    if (json.success !== true || json.retcode !== RETCODE.OK) {
+      return {
+        ok: false,
+        failure: {
+          class: 'rejected',
+          message: typeof json.message === 'string' ? json.message : `HTTP ${http.status}`,
+          ...(typeof json.retcode === 'string' ? { retcode: json.retcode } : {}),
+          httpStatus: http.status,
+          duplicate: false,
+          raw: http.text,
+        },
+      };
+    }
+    const status = json.data?.status;
+    if (status !== 'PENDING' && status !== 'PAID' && status !== 'EXPIRED' && status !== 'FAILED') {
+      return { ok: false, failure: { class: 'malformed', message: `unknown status ${JSON.stringify(status)}`, httpStatus: http.status, raw: http.text } };
+    }
+    const tx = json.data?.transaction_id;
+    const paidAt = json.data?.paid_at;
+    return {
+      ok: true,
+      status,
+      ...(typeof tx === 'string' ? { transactionId: tx } : {}),
+      ...(typeof paidAt === 'string' ? { paidAt } : {}),
+      raw: http.text,
+    };
+  }
+
+  /** Signs the exact bytes and sends them under the deadline; classifies what happened on the wire. */
+  private async post(path: string, bytes: string): Promise<HttpResult> {
+    const appKey = await this.secrets.get('appkey');
+    if (!appKey) return { kind: 'not_sent', message: `no appkey is stored in ${this.secrets.description}` };
+    let key = appKey;
+    if (this.config.signing.key === 'secret') {
+      const secret = await this.secrets.get('signing-secret');
+      if (!secret) return { kind: 'not_sent', message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}` };
+      key = secret;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
+    const init: RequestInit = {
+      method: 'POST',
+      body: bytes,
+      redirect: 'manual',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        appid: this.config.appId,
+        appkey: appKey,
+        bodysign: signBody(bytes, key, this.config.signing.encoding),
+      },
+    };
+    try {
+      const res = await fetch(this.config.baseUrl + path, init);
+      const text = await res.text();
+      return { kind: 'answer', status: res.status, text };
+    } catch (err) {
+      const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
+      const code = e.code ?? e.errno ?? e.cause?.code;
+      if (controller.signal.aborted) return { kind: 'no_answer', message: `no answer from the gateway within ${this.config.timeoutMs / 1000} s` };
+      if (code && NOT_SENT_CODES.has(code)) return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${code})` };
+      return { kind: 'no_answer', message: `the connection to the gateway broke before an answer came (${code ?? e.name ?? 'error'})` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-JSON 5xx is the gateway failing, which the order log records as a rejection with its status. */
+function malformedOrRejected(http: { status: number; text: string }, why: string): { ok: false; failure: GatewayFailure } {
+  if (http.status >= 500) {
+    return { ok: false, failure: { class: 'rejected', message: `the gateway answered HTTP ${http.status}`, httpStatus: http.status, duplicate: false, raw: http.text.slice(0, 2000) } };
+  }
+  return { ok: false, failure: { class: 'malformed', message: why, httpStatus: http.status, raw: http.text.slice(0, 2000) } };
+}

@@ -1,0 +1,17 @@
+/** Ports: what core needs from the outside world, implemented in src-main/adapters (DESIGN.md §3). */
+
+/** Named secrets (the appkey, a signing secret). Values never reach logs, SQLite, the renderer or exports. */
+export interface SecretStore {
+  readonly description: string;
+  get(name: SecretName): Promise<string | undefined>;
+  set(name: SecretName, value: string): Promise<void>;
+  delete(name: SecretName): Promise<void>;
+}
+
+export type SecretName = 'appkey' | 'signing-secret';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
