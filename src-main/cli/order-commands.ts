@@ -1,0 +1,209 @@
+import { parseArgs } from 'node:util';
+import { formatGatewayDate, parseGatewayDate } from '../common/gateway-time';
+import { ORDER_STATES, type OrderState } from '../common/order';
+import { describeFailure } from '../core/payments/order-service';
+import { openLoket, type Loket, type OpenOptions } from '../runtime';
+import { EXIT, exitCodeFor, UsageError } from './exit-codes';
+import { orderSummaryLines } from './format';
+
+export const ORDER_USAGE = `Orders (the gateway: LOKET_GATEWAY_URL + LOKET_APP_ID + LOKET_APP_KEY, else settings, else the embedded sandbox;
+the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
+
+  order create --method ID --amount N --item NAME [--item-id ID] [--customer-name N]
+               [--user-id U] [--phone P] [--api v1|v2] [--json]
+  order show ID [--json]
+  order pay ID --reason TEXT [--actor NAME]        a manager's confirmation that it was paid
+  order cancel ID --reason TEXT [--actor NAME]
+  orders list [--date YYYY-MM-DD] [--state S] [--json]    --date is a day in the store's time zone
+  reconcile [--json]                               resolve orders whose outcome is unknown
+
+Exit codes: 0 ok, 1 unexpected error, 2 invalid input, 3 rejected by the gateway,
+4 not sent or outcome unknown (safe to reconcile; never charge again).
+`;
+
+interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => Promise<T>): Promise<T> {
+  const loket = await openLoket(options);
+  try {
+    if (loket.interrupted.length) io.err(`note: ${loket.interrupted.length} order(s) interrupted by a stop are now unknown: ${loket.interrupted.join(', ')}\n`);
+    return await fn(loket);
+  } finally {
+    await loket.close();
+  }
+}
+
+function wholeRupiah(text: string | undefined): number {
+  if (text === undefined) throw new UsageError('--amount: is required');
+  if (!/^\d+$/.test(text)) throw new UsageError(`--amount: a whole number of rupiah, digits only (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+export async function runOrderCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'create':
+      return create(rest, options, io);
+    case 'show':
+      return show(rest, options, io);
+    case 'pay':
+    case 'cancel':
+      return manual(sub, rest, options, io);
+    default:
+      throw new UsageError(`order: unknown subcommand ${JSON.stringify(sub ?? '')}; use create, show, pay or cancel`);
+  }
+}
+
+async function create(argv: string[], options: OpenOptions, io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      method: { type: 'string' },
+      amount: { type: 'string' },
+      item: { type: 'string' },
+      'item-id': { type: 'string' },
+      'customer-name': { type: 'string' },
+      'user-id': { type: 'string' },
+      phone: { type: 'string' },
+      api: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (!values.method) throw new UsageError('--method: is required (a payment method id, e.g. qris_dynamic)');
+  if (!values.item) throw new UsageError('--item: is required (the item name, at most 25 characters)');
+  const amount = wholeRupiah(values.amount);
+  const api = values.api ?? 'v2';
+  if (api !== 'v1' && api !== 'v2') throw new UsageError(`--api: must be v1 or v2 (got ${JSON.stringify(api)})`);
+  return withLoket(options, io, async (loket) => {
+    const outcome = await loket.orders.create(
+      {
+        methodId: values.method!,
+        amount,
+        itemName: values.item!,
+        api,
+        ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
+        ...(values['customer-name'] === undefined ? {} : { customerName: values['customer-name'] }),
+        ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }),
+        ...(values.phone === undefined ? {} : { phone: values.phone }),
+      },
+      { source: 'cli' },
+    );
+    if (values.json) {
+      io.out(JSON.stringify(outcome.ok ? outcome.order : { order: outcome.order ?? null, failure: publicFailure(outcome.failure) }, null, 2) + '\n');
+    } else {
+      if (outcome.order) io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+      if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}\n`);
+    }
+    return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure);
+  });
+}
+
+/** The failure without the raw answer (kept in the order log instead). */
+function publicFailure(failure: Parameters<typeof exitCodeFor>[0]) {
+  const { class: kind, message } = failure;
+  return {
+    class: kind,
+    message,
+    ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),
+    ...('httpStatus' in failure ? { httpStatus: failure.httpStatus } : {}),
+    ...('issues' in failure ? { issues: failure.issues } : {}),
+  };
+}
+
+async function show(argv: string[], options: OpenOptions, io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const id = positionals[0];
+  if (!id) throw new UsageError('order show: the order id is required');
+  return withLoket(options, io, async (loket) => {
+    const order = loket.log.get(id);
+    if (!order) {
+      io.err(`no order ${id}\n`);
+      return EXIT.INVALID_INPUT;
+    }
+    const events = loket.log.events(id);
+    if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
+    else {
+      io.out(orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n  events:\n');
+      for (const e of events) {
+        const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
+        io.out(`    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  (${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`);
+      }
+    }
+    return EXIT.OK;
+  });
+}
+
+async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptions, io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: { reason: { type: 'string' }, actor: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const id = positionals[0];
+  if (!id) throw new UsageError(`order ${kind}: the order id is required`);
+  if (!values.reason || values.reason.trim().length < 3) throw new UsageError('--reason: is required: say why, in at least 3 characters');
+  return withLoket(options, io, async (loket) => {
+    if (!loket.log.get(id)) {
+      io.err(`no order ${id}\n`);
+      return EXIT.INVALID_INPUT;
+    }
+    const meta = { source: 'manager' as const, actor: values.actor ?? process.env.USER ?? 'manager', reason: values.reason! };
+    try {
+      const order = kind === 'pay' ? loket.orders.confirmPaid(id, meta) : loket.orders.cancel(id, meta);
+      io.out(values.json ? JSON.stringify(order, null, 2) + '\n' : orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+      return EXIT.OK;
+    } catch (err) {
+      if ((err as Error).name === 'IllegalTransitionError') {
+        io.err(`${(err as Error).message}\n`);
+        return EXIT.INVALID_INPUT;
+      }
+      throw err;
+    }
+  });
+}
+
+export async function runOrdersCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'list') throw new UsageError(`orders: unknown subcommand ${JSON.stringify(sub ?? '')}; use list`);
+  const { values } = parseArgs({ args: rest, strict: true, options: { date: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } } });
+  if (values.state !== undefined && !ORDER_STATES.includes(values.state as OrderState)) {
+    throw new UsageError(`--state: must be one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(values.state)})`);
+  }
+  return withLoket(options, io, async (loket) => {
+    const tz = loket.settings.timeZone;
+    const day = values.date ?? formatGatewayDate(new Date(), tz).slice(0, 10);
+    const from = /^\d{4}-\d{2}-\d{2}$/.test(day) ? parseGatewayDate(`${day} 00:00:00`, tz) : undefined;
+    if (!from) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+    const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1));
+    const to = parseGatewayDate(`${next.toISOString().slice(0, 10)} 00:00:00`, tz)!;
+    const orders = loket.log.list({ from, to, ...(values.state ? { state: values.state as OrderState } : {}) });
+    if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
+    else {
+      io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
+      for (const o of orders) {
+        io.out(`${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`);
+      }
+    }
+    return EXIT.OK;
+  });
+}
+
+export async function runReconcileCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } });
+  return withLoket(options, io, async (loket) => {
+    const results = await loket.orders.reconcile({ source: 'reconcile' });
+    if (values.json) io.out(JSON.stringify(results, null, 2) + '\n');
+    else {
+      io.out(`${results.length} unknown order(s) against ${loket.gatewayDescription}\n`);
+      for (const r of results) io.out(`  ${r.id}: ${r.outcome}\n`);
+    }
+    return loket.log.unresolved().length === 0 ? EXIT.OK : EXIT.NOT_SENT_OR_UNKNOWN;
+  });
+}

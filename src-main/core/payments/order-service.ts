@@ -1,0 +1,263 @@
+import { parseGatewayDate } from '../../common/gateway-time';
+import type { EventSource, Order, PaymentInstruction } from '../../common/order';
+import type { PaymentKind } from '../../common/payment-methods';
+import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
+import type { OrderLog } from '../orders/order-log';
+import type { Clock } from '../ports';
+import { newMerchantTransactionId } from './order-id';
+
+export interface OrderInput {
+  methodId: string;
+  amount: number;
+  itemName: string;
+  itemId?: string;
+  customerName?: string;
+  /** The customer's id at the gateway; defaults to the terminal's walk-in customer. */
+  userId?: string;
+  phone?: string;
+  api?: 'v1' | 'v2';
+}
+
+export interface Actor {
+  source: EventSource;
+  actor?: string;
+}
+
+export interface OrderServiceOptions {
+  terminalId: string;
+  training: boolean;
+  gatewayTimeZone: string;
+  /** Where the gateway should send callbacks; omitted when Loket listens for none. */
+  notificationUrl?: string;
+  /** Deadline for methods whose answer carries no expired_date (DESIGN.md §5). */
+  fallbackTtlSeconds: Record<PaymentKind, number>;
+}
+
+export type CreateOutcome =
+  | { ok: true; order: Order }
+  | { ok: false; order?: Order; failure: GatewayFailure };
+
+/** Status words of the gateway's inquiry and callbacks, and the state each leads to. */
+const GATEWAY_STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as const;
+
+/**
+ * Order creation and resolution (DESIGN.md §4): the order is logged as `creating` before the request
+ * leaves, every answer — or its absence — becomes exactly one logged transition, and a request that may
+ * have reached the gateway is never replaced by a fresh order: it is re-sent with the same id and bytes.
+ */
+export class OrderService {
+  constructor(
+    private readonly log: OrderLog,
+    private readonly client: GatewayClient,
+    private readonly clock: Clock,
+    private readonly options: OrderServiceOptions,
+  ) {}
+
+  async create(input: OrderInput, actor: Actor): Promise<CreateOutcome> {
+    const id = newMerchantTransactionId(this.options.terminalId, this.clock);
+    const body: Record<string, unknown> = {
+      user_id: input.userId ?? `walkin-${this.options.terminalId.toLowerCase()}`,
+      merchant_transaction_id: id,
+      payment_method: input.methodId,
+      amount: input.amount,
+      item_name: input.itemName,
+    };
+    if (input.itemId !== undefined) body.item_id = input.itemId;
+    if (input.customerName !== undefined) body.customer_name = input.customerName;
+    if (input.phone !== undefined) body.user_mdn = input.phone;
+    if (this.options.notificationUrl) body.notification_url = this.options.notificationUrl;
+
+    const prepared = this.client.prepare(body);
+    if (!prepared.ok) return { ok: false, failure: prepared.failure };
+    const api = input.api ?? 'v2';
+    const { request } = prepared;
+    this.log.create(
+      {
+        id,
+        terminalId: this.options.terminalId,
+        api,
+        methodId: request.payment_method,
+        kind: prepared.method.kind,
+        amount: request.amount,
+        currency: request.currency,
+        itemName: request.item_name,
+        ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
+        userId: request.user_id,
+        ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
+        ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
+        training: this.options.training,
+        requestBody: prepared.bytes,
+      },
+      actor,
+    );
+    return this.send(id, api, prepared.bytes, actor);
+  }
+
+  /**
+   * Sends an order's stored bytes again (same id, same signature input). The gateway's duplicate rule
+   * makes this safe: at worst it answers "already exists".
+   */
+  async resend(id: string, actor: Actor): Promise<CreateOutcome> {
+    const order = this.require(id);
+    if (order.state !== 'unknown') {
+      return { ok: false, order, failure: { class: 'invalid_input', message: `order ${id} is ${order.state}; only an unknown order is re-sent`, issues: [] } };
+    }
+    return this.send(id, order.api, this.log.requestBody(id)!, actor);
+  }
+
+  /**
+   * Resolves every unknown order: by status inquiry where the gateway has one, by re-sending where the
+   * request certainly never left, else leaves it for a manager. Returns what happened to each.
+   */
+  async reconcile(actor: Actor): Promise<{ id: string; outcome: string }[]> {
+    const results: { id: string; outcome: string }[] = [];
+    for (const order of this.log.unresolved()) {
+      results.push({ id: order.id, outcome: await this.reconcileOne(order, actor) });
+    }
+    return results;
+  }
+
+  private async reconcileOne(order: Order, actor: Actor): Promise<string> {
+    if (this.client.config.inquiryPath) {
+      const answer = await this.client.inquire(order.id);
+      if (answer.ok) {
+        if (answer.status === 'PENDING') {
+          this.log.transition(order.id, 'awaiting_payment', { ...actor, reason: 'the status inquiry found the order waiting for payment', payload: { inquiry: answer.raw } }, {
+            ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
+          });
+          return 'awaiting_payment (found by inquiry; payment data must be read from the gateway)';
+        }
+        this.applyGatewayStatus(order.id, answer.status, { ...actor, reason: 'status inquiry' }, { inquiry: answer.raw, paid_at: answer.paidAt });
+        return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;
+      }
+      if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
+        const resent = await this.send(order.id, order.api, this.log.requestBody(order.id)!, actor);
+        return `re-sent after the inquiry found no such order: ${resent.ok ? resent.order.state : describeFailure(resent.failure)}`;
+      }
+      this.log.note(order.id, { ...actor, reason: `reconcile: inquiry failed: ${answer.failure.message}` });
+      return `left unknown: the inquiry failed (${answer.failure.message})`;
+    }
+    if (order.delivery === 'not_sent') {
+      const resent = await this.send(order.id, order.api, this.log.requestBody(order.id)!, actor);
+      return `re-sent: ${resent.ok ? resent.order.state : describeFailure(resent.failure)}`;
+    }
+    this.log.note(order.id, { ...actor, reason: 'reconcile: no status inquiry is configured and the request may have reached the gateway; a manager must decide' });
+    return 'left for a manager (no status inquiry configured)';
+  }
+
+  /**
+   * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
+   * no-ops; a payment for a cancelled or expired order is kept as a flagged late payment.
+   */
+  applyGatewayStatus(id: string, status: InquiryStatus, meta: Actor & { reason?: string }, payload?: unknown): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
+    const order = this.require(id);
+    if (status === 'PENDING') return { order, applied: 'unchanged' };
+    const to = GATEWAY_STATUS_STATE[status];
+    if (order.state === to) return { order, applied: 'unchanged' };
+    if (to === 'paid' && (order.state === 'cancelled' || order.state === 'expired')) {
+      return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
+    }
+    if (order.state !== 'awaiting_payment' && order.state !== 'unknown') return { order, applied: 'unchanged' };
+    const patch = to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {};
+    return { order: this.log.transition(id, to, { ...meta, payload }, patch), applied: 'changed' };
+  }
+
+  /** A manager's confirmation that the customer paid (e.g. seen in the bank app). */
+  confirmPaid(id: string, actor: Actor & { reason: string }): Order {
+    requireReason(actor.reason);
+    return this.log.transition(id, 'paid', actor, { paidAt: this.clock.now().toISOString() });
+  }
+
+  cancel(id: string, actor: Actor & { reason: string }): Order {
+    requireReason(actor.reason);
+    return this.log.transition(id, 'cancelled', actor);
+  }
+
+  private require(id: string): Order {
+    const order = this.log.get(id);
+    if (!order) throw new Error(`no order ${id}`);
+    return order;
+  }
+
+  private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
+    const current = this.require(id);
+    if (current.delivery !== 'pending') this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
+    const result = await this.client.create(api, bytes);
+    return this.apply(id, result, actor);
+  }
+
+  private apply(id: string, result: CreateResult, actor: Actor): CreateOutcome {
+    const order = this.require(id);
+    if (result.ok) {
+      const done = this.log.transition(id, 'awaiting_payment', { ...actor, source: 'gateway', reason: 'the gateway accepted the order' }, {
+        delivery: 'answered',
+        instruction: result.instruction,
+        responseBody: result.raw,
+        expiresAt: this.expiry(order.kind, result.instruction, result.expiredDate),
+        ...(result.transactionId ? { gatewayTransactionId: result.transactionId } : {}),
+      });
+      return { ok: true, order: done };
+    }
+    const failure = result.failure;
+    const meta = { ...actor, source: 'gateway' as const, reason: failure.message };
+    switch (failure.class) {
+      case 'rejected':
+        if (failure.duplicate) {
+          // The gateway already has this id: the order exists there, we just lack its payment data.
+          return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }) };
+        }
+        return {
+          ok: false,
+          failure,
+          order: this.log.transition(id, 'rejected', meta, {
+            delivery: 'answered',
+            rejection: { ...(failure.retcode === undefined ? {} : { retcode: failure.retcode }), message: failure.message, httpStatus: failure.httpStatus },
+            ...(failure.raw === undefined ? {} : { responseBody: failure.raw }),
+          }),
+        };
+      case 'not_sent':
+        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'not_sent' }) };
+      case 'unknown':
+        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }) };
+      case 'malformed':
+        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }) };
+      case 'invalid_input':
+        return { ok: false, failure, order };
+    }
+  }
+
+  private moveToUnknown(order: Order, meta: Actor & { reason: string }, patch: Parameters<OrderLog['transition']>[3]): Order {
+    if (order.state === 'unknown') {
+      if (patch?.delivery) this.log.setDelivery(order.id, patch.delivery, meta);
+      else this.log.note(order.id, meta);
+      return this.require(order.id);
+    }
+    return this.log.transition(order.id, 'unknown', meta, patch);
+  }
+
+  private expiry(kind: PaymentKind, instruction: PaymentInstruction, expiredDate?: string): string {
+    const stated = expiredDate ?? (instruction.type === 'virtual_account' ? instruction.expired_date : undefined);
+    const parsed = stated ? parseGatewayDate(stated, this.options.gatewayTimeZone) : undefined;
+    if (parsed) return parsed.toISOString();
+    return new Date(this.clock.now().getTime() + this.options.fallbackTtlSeconds[kind] * 1000).toISOString();
+  }
+}
+
+function requireReason(reason: string): void {
+  if (reason.trim().length < 3) throw new Error('reason: say why, in at least 3 characters');
+}
+
+export function describeFailure(failure: GatewayFailure): string {
+  switch (failure.class) {
+    case 'rejected':
+      return `rejected by the gateway${failure.retcode ? ` (retcode ${failure.retcode})` : ''}, HTTP ${failure.httpStatus}: ${failure.message}`;
+    case 'not_sent':
+      return `not sent: ${failure.message}; it is safe to try again with the same order`;
+    case 'unknown':
+      return `outcome unknown: ${failure.message}; the order may exist at the gateway — reconcile, do not charge again`;
+    case 'malformed':
+      return `the gateway's answer could not be read (${failure.message}); the order may exist — reconcile`;
+    case 'invalid_input':
+      return failure.message;
+  }
+}

@@ -1,0 +1,138 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PaymentMethod } from './common/payment-methods';
+import { DEFAULT_SETTINGS, settingsSchema, type LoketSettings } from './common/settings';
+import { DEFAULT_GATEWAY_TIME_ZONE } from './common/gateway-time';
+import { DEFAULT_SIGNING_PROFILE } from './core/bodysign';
+import { loadPaymentCatalogue } from './core/catalogue';
+import { defaultDataDir } from './core/data-dir';
+import { DEFAULT_TIMEOUT_MS, GatewayClient, type GatewayConfig } from './core/gateway/client';
+import { OrderLog } from './core/orders/order-log';
+import { OrderService } from './core/payments/order-service';
+import { systemClock, type Clock, type SecretStore } from './core/ports';
+import { openDatabase, type Database } from './db/open';
+import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
+import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/server';
+
+/**
+ * The composition root shared by the CLI, browser mode and the desktop shell: opens the order log,
+ * turns interrupted orders into `unknown`, and picks the gateway — the environment's, else the
+ * configured one, else an embedded sandbox (training mode).
+ */
+export interface Loket {
+  readonly dataDir: string;
+  readonly db: Database;
+  readonly log: OrderLog;
+  readonly orders: OrderService;
+  readonly client: GatewayClient;
+  readonly settings: LoketSettings;
+  readonly methods: PaymentMethod[];
+  readonly training: boolean;
+  /** Orders that were `creating` when Loket last stopped, now `unknown`. */
+  readonly interrupted: string[];
+  readonly sandbox?: SandboxHandle;
+  readonly gatewayDescription: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  env?: NodeJS.ProcessEnv;
+  dataDir?: string;
+  clock?: Clock;
+  /** The SecretStore for a configured gateway (the OS keychain in the app); the environment by default. */
+  secrets?: SecretStore;
+  /** Passed to an embedded sandbox. */
+  sandboxLog?: (line: string) => void;
+}
+
+export const SETTINGS_KEY = 'settings';
+
+export function loadSettings(log: OrderLog): LoketSettings {
+  const stored = log.getSetting<unknown>(SETTINGS_KEY);
+  if (stored === undefined) return DEFAULT_SETTINGS;
+  const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...(stored as object) });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`the stored settings are not valid (${problems}); fix them with the manager screen or reset them`);
+  }
+  return parsed.data;
+}
+
+export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  mkdirSync(dataDir, { recursive: true });
+  const db = openDatabase(join(dataDir, 'loket.db'));
+  try {
+    const log = new OrderLog(db, clock);
+    const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
+    const settings = loadSettings(log);
+    const methods = loadPaymentCatalogue(env.LOKET_CATALOGUE);
+
+    let config: GatewayConfig;
+    let secrets: SecretStore;
+    let sandbox: SandboxHandle | undefined;
+    let description: string;
+    if (env.LOKET_GATEWAY_URL) {
+      if (!env.LOKET_APP_ID) throw new Error('LOKET_APP_ID: is required when LOKET_GATEWAY_URL is set');
+      config = {
+        baseUrl: env.LOKET_GATEWAY_URL.replace(/\/+$/, ''),
+        appId: env.LOKET_APP_ID,
+        signing: {
+          key: env.LOKET_SIGN_WITH === 'secret' ? 'secret' : 'appkey',
+          encoding: env.LOKET_SIGN_ENCODING === 'base64' ? 'base64' : 'hex',
+        },
+        timeoutMs: env.LOKET_TIMEOUT_MS ? Number(env.LOKET_TIMEOUT_MS) : (settings.gateway?.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        inquiryPath: env.LOKET_INQUIRY_PATH ?? null,
+      };
+      secrets = new EnvSecretStore(env);
+      description = `${config.baseUrl} (from the environment)`;
+    } else if (settings.gateway) {
+      config = { ...settings.gateway };
+      secrets = options.secrets ?? new EnvSecretStore(env);
+      description = `${config.baseUrl} (from settings)`;
+    } else {
+      sandbox = await startSandbox({ port: 0, methods, ...(options.sandboxLog ? { log: options.sandboxLog } : {}) });
+      config = {
+        baseUrl: sandbox.url,
+        appId: sandbox.appId,
+        signing: DEFAULT_SIGNING_PROFILE,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        inquiryPath: '/api/status',
+      };
+      secrets = new MemorySecretStore('the embedded sandbox', { appkey: SANDBOX_DEFAULTS.appKey });
+      description = `embedded sandbox at ${sandbox.url} (training mode)`;
+    }
+    if (!Number.isInteger(config.timeoutMs) || config.timeoutMs <= 0) throw new Error('LOKET_TIMEOUT_MS: must be a positive whole number of milliseconds');
+
+    const client = new GatewayClient(config, secrets, methods);
+    const training = sandbox !== undefined;
+    const orders = new OrderService(log, client, clock, {
+      terminalId: env.LOKET_TERMINAL_ID ?? settings.terminalId,
+      training,
+      gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
+      fallbackTtlSeconds: settings.fallbackTtlSeconds,
+    });
+    return {
+      dataDir,
+      db,
+      log,
+      orders,
+      client,
+      settings,
+      methods,
+      training,
+      interrupted,
+      ...(sandbox ? { sandbox } : {}),
+      gatewayDescription: description,
+      close: async () => {
+        await sandbox?.close();
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { Loket } from '../../src-main/runtime';
+import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
+import type { FaultSettings } from '../../src-main/sandbox/faults';
+import { loketAgainst, tempDir } from './helpers/loket';
+
+let sandbox: SandboxHandle;
+let dir: ReturnType<typeof tempDir>;
+let loket: Loket;
+
+const fault = (f: Partial<FaultSettings>): FaultSettings => ({ latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: false, count: 1, ...f });
+const qris = { methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' };
+const cashier = { source: 'cashier' as const, actor: 'kasir-1' };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  sandbox.faults.clear();
+  dir = tempDir();
+  loket = await loketAgainst(sandbox, dir.path);
+});
+afterEach(async () => {
+  await loket.close();
+  dir.remove();
+});
+
+function states(id: string) {
+  return loket.log.events(id).map((e) => (e.type === 'state_changed' ? e.to : e.type));
+}
+
+describe('OrderService.create', () => {
+  it('logs the order as creating before the request leaves', async () => {
+    sandbox.faults.set(fault({ latency_ms: 400 }));
+    const pending = loket.orders.create(qris, cashier);
+    await new Promise((r) => setTimeout(r, 150));
+    // A second connection sees the committed row while the request is in flight.
+    const other = new Database(join(dir.path, 'loket.db'), { readonly: true });
+    try {
+      const rows = other.prepare('SELECT id, state, delivery, request_body FROM orders').all() as { id: string; state: string; delivery: string; request_body: string }[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ state: 'creating', delivery: 'pending' });
+      expect(JSON.parse(rows[0]!.request_body).merchant_transaction_id).toBe(rows[0]!.id);
+    } finally {
+      other.close();
+    }
+    const outcome = await pending;
+    expect(outcome.ok && outcome.order.state).toBe('awaiting_payment');
+  });
+
+  it('accepted: awaiting_payment with the instruction, the gateway ids and an expiry; one event per change', async () => {
+    const outcome = await loket.orders.create({ methodId: 'va_bni', amount: 150000, itemName: 'Beras 10 kg' }, cashier);
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+    const order = outcome.order;
+    expect(order).toMatchObject({ state: 'awaiting_payment', delivery: 'answered', kind: 'va_bank', amount: 150000 });
+    expect(order.id).toMatch(/^T01-\d{8}-\d{9}-[0-9A-Z]{4}$/);
+    expect(order.id.length).toBeLessThanOrEqual(36);
+    const atGateway = sandbox.orders.get(order.id)!;
+    expect(order.gatewayTransactionId).toBe(atGateway.transactionId);
+    expect(order.instruction).toMatchObject({ type: 'virtual_account', va: atGateway.payment.va });
+    // expired_date is Jakarta wall time; stored as the same instant in UTC (second precision).
+    expect(Math.abs(Date.parse(order.expiresAt!) - atGateway.expiresAt.getTime())).toBeLessThan(1000);
+    expect(states(order.id)).toEqual(['created', 'awaiting_payment']);
+    expect(loket.log.events(order.id).map((e) => e.source)).toEqual(['cashier', 'gateway']);
+  });
+
+  it('invalid input: nothing is logged and nothing is sent', async () => {
+    const before = sandbox.orders.all().length;
+    const outcome = await loket.orders.create({ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }, cashier);
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({ class: 'invalid_input', message: 'customer_name: is required for va_bca' });
+    expect(loket.log.list({})).toHaveLength(0);
+    expect(sandbox.orders.all().length).toBe(before);
+  });
+
+  it('rejected: the retcode, message and HTTP status are kept', async () => {
+    sandbox.faults.set(fault({ http_status: 502 }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.order).toMatchObject({ state: 'rejected', delivery: 'answered', rejection: { retcode: '5003', httpStatus: 502 } });
+  });
+
+  it('connection dropped after the gateway stored it: unknown (sent), then reconcile finds it by inquiry', async () => {
+    sandbox.faults.set(fault({ drop_after_store: true }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    const id = outcome.order!.id;
+    expect(sandbox.orders.get(id)).toBeDefined();
+    const results = await loket.orders.reconcile({ source: 'reconcile' });
+    expect(results).toEqual([{ id, outcome: expect.stringContaining('awaiting_payment') }]);
+    expect(loket.log.get(id)!.state).toBe('awaiting_payment');
+    // Reconciliation never made a second order.
+    expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === id)).toHaveLength(1);
+  });
+
+  it('malformed answer: unknown with the raw body kept; the order paid meanwhile resolves to paid', async () => {
+    sandbox.faults.set(fault({ malformed_json: true }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'answered' });
+    const id = outcome.order!.id;
+    expect(loket.log.responseBody(id)).toContain('Transaction cre');
+    sandbox.settle(id, 'PAID');
+    await loket.orders.reconcile({ source: 'reconcile' });
+    expect(loket.log.get(id)).toMatchObject({ state: 'paid' });
+  });
+
+  it('not sent (gateway down): unknown/not_sent; resend with the same id and bytes once it is back', async () => {
+    const down = await startSandbox({ port: 0 });
+    const url = down.url;
+    await down.close();
+    const local = tempDir();
+    const offline = await loketAgainst({ ...sandbox, url } as SandboxHandle, local.path, { LOKET_INQUIRY_PATH: '' });
+    let id: string;
+    let bytes: string;
+    try {
+      const outcome = await offline.orders.create(qris, cashier);
+      expect(outcome.ok ? null : outcome.failure.class).toBe('not_sent');
+      expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'not_sent' });
+      id = outcome.order!.id;
+      bytes = offline.log.requestBody(id)!;
+    } finally {
+      await offline.close();
+    }
+    // The same data folder, now pointed at a live gateway without an inquiry: reconcile re-sends.
+    const back = await loketAgainst(sandbox, local.path, { LOKET_INQUIRY_PATH: '' });
+    try {
+      const results = await back.orders.reconcile({ source: 'reconcile' });
+      expect(results[0]).toMatchObject({ id, outcome: expect.stringContaining('re-sent') });
+      expect(back.log.get(id)).toMatchObject({ state: 'awaiting_payment' });
+      expect(back.log.requestBody(id)).toBe(bytes);
+      expect(JSON.stringify(sandbox.orders.get(id)!.request)).toBe(bytes);
+    } finally {
+      await back.close();
+      local.remove();
+    }
+  });
+
+  it('timeout: unknown within the deadline; without an inquiry a sent order is left for a manager', async () => {
+    await loket.close();
+    loket = await loketAgainst(sandbox, dir.path, { LOKET_TIMEOUT_MS: '300', LOKET_INQUIRY_PATH: '' });
+    sandbox.faults.set(fault({ latency_ms: 1000 }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    const results = await loket.orders.reconcile({ source: 'reconcile' });
+    expect(results[0]!.outcome).toContain('left for a manager');
+    expect(loket.log.get(outcome.order!.id)!.state).toBe('unknown');
+    const cancelled = loket.orders.cancel(outcome.order!.id, { source: 'manager', actor: 'mgr', reason: 'customer left' });
+    expect(cancelled.state).toBe('cancelled');
+  });
+});
+
+describe('gateway statuses, manual override', () => {
+  it('applies forward changes only, idempotently; a payment after cancel is a flagged late payment', async () => {
+    const a = await loket.orders.create(qris, cashier);
+    const id = a.order!.id;
+    expect(loket.orders.applyGatewayStatus(id, 'PAID', { source: 'callback' }).applied).toBe('changed');
+    expect(loket.orders.applyGatewayStatus(id, 'PAID', { source: 'callback' }).applied).toBe('unchanged');
+    expect(loket.orders.applyGatewayStatus(id, 'EXPIRED', { source: 'poll' }).applied).toBe('unchanged');
+    expect(loket.log.get(id)!.state).toBe('paid');
+    expect(states(id)).toEqual(['created', 'awaiting_payment', 'paid']);
+
+    const b = await loket.orders.create(qris, cashier);
+    loket.orders.cancel(b.order!.id, { source: 'manager', actor: 'mgr', reason: 'wrong amount' });
+    const late = loket.orders.applyGatewayStatus(b.order!.id, 'PAID', { source: 'callback' });
+    expect(late.applied).toBe('late_payment');
+    expect(late.order).toMatchObject({ state: 'cancelled', latePayment: true });
+  });
+
+  it('manual confirmation needs a reason and keeps the actor', async () => {
+    const a = await loket.orders.create(qris, cashier);
+    expect(() => loket.orders.confirmPaid(a.order!.id, { source: 'manager', actor: 'mgr', reason: ' ' })).toThrow(/reason/);
+    const paid = loket.orders.confirmPaid(a.order!.id, { source: 'manager', actor: 'mgr', reason: 'seen in bank app' });
+    expect(paid.state).toBe('paid');
+    expect(loket.log.events(paid.id).at(-1)).toMatchObject({ source: 'manager', actor: 'mgr', reason: 'seen in bank app', to: 'paid' });
+    expect(() => loket.orders.cancel(paid.id, { source: 'manager', actor: 'mgr', reason: 'oops' })).toThrow(/cannot go from paid to cancelled/);
+  });
+});
