@@ -98,10 +98,27 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
       io.out(JSON.stringify(outcome.ok ? outcome.order : { order: outcome.order ?? null, failure: publicFailure(outcome.failure) }, null, 2) + '\n');
     } else {
       if (outcome.order) io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
-      if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}\n`);
+      if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}${flagHint(outcome.failure)}\n`);
     }
     return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure);
   });
+}
+
+const FIELD_FLAGS: Record<string, string> = {
+  payment_method: '--method',
+  amount: '--amount',
+  item_name: '--item',
+  item_id: '--item-id',
+  customer_name: '--customer-name',
+  user_id: '--user-id',
+  user_mdn: '--phone',
+};
+
+/** The gateway's field names are the contract's; the cashier typed flags, so name those too. */
+function flagHint(failure: Parameters<typeof exitCodeFor>[0]): string {
+  if (failure.class !== 'invalid_input') return '';
+  const flags = [...new Set(failure.issues.map((i) => FIELD_FLAGS[i.field]).filter(Boolean))];
+  return flags.length ? ` (check ${flags.join(', ')})` : '';
 }
 
 /** The failure without the raw answer (kept in the order log instead). */
