@@ -185,18 +185,18 @@ describe('OrderLog', () => {
     expect(log.events('K-1').at(-1)).toMatchObject({ to: 'unknown', source: 'startup', actor: 'boot' });
   });
 
-  it('flags a late payment only on cancelled or expired orders, without changing their state', () => {
+  it('flags a late payment only on cancelled, expired or failed orders, without changing their state', () => {
     for (const state of ORDER_STATES) {
       const id = `L-${state}`;
       const before = orderIn(id, state);
       const events = log.events(id).length;
-      if (state === 'cancelled' || state === 'expired') {
+      if (state === 'cancelled' || state === 'expired' || state === 'failed') {
         const flagged = log.flagLatePayment(id, { source: 'callback', payload: { status: 'paid' } });
         expect(flagged).toMatchObject({ state, latePayment: true });
         expect(log.events(id)).toHaveLength(events + 1);
         expect(log.events(id).at(-1)).toMatchObject({ type: 'late_payment', source: 'callback', payload: { status: 'paid' } });
       } else {
-        expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(`order ${id} is ${state}: a late payment can be flagged only on a cancelled or expired order`);
+        expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(`order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`);
         expect(log.get(id)).toEqual(before);
         expect(log.events(id)).toHaveLength(events);
       }
@@ -335,6 +335,65 @@ describe('OrderLog', () => {
       expect(log.get('W-1')!.state).toBe('unknown');
     } finally {
       other.close();
+    }
+  });
+});
+
+describe('OrderLog.onChange', () => {
+  it('announces each changed order after commit, never a rolled-back change', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabase } = await import('../../src-main/db/open');
+    const { OrderLog } = await import('../../src-main/core/orders/order-log');
+    const dir = mkdtempSync(join(tmpdir(), 'loket-onchange-'));
+    const db = openDatabase(join(dir, 'loket.db'));
+    try {
+      const log = new OrderLog(db);
+      const seen: string[] = [];
+      const stop = log.onChange((o) => seen.push(`${o.id}:${o.state}`));
+      log.create({ id: 'A-1', terminalId: 'T01', api: 'v2', methodId: 'qris_dynamic', kind: 'qris', amount: 1000, currency: 'IDR', itemName: 'x', userId: 'u', training: true, requestBody: '{}' }, { source: 'cli' });
+      log.transition('A-1', 'awaiting_payment', { source: 'gateway' });
+      expect(() => log.transition('A-1', 'creating', { source: 'gateway' })).toThrow();
+      expect(() => log.transition('NOPE', 'paid', { source: 'gateway' })).toThrow();
+      log.transition('A-1', 'paid', { source: 'callback' });
+      stop();
+      log.note('A-1', { source: 'manager', reason: 'after unsubscribe' });
+      expect(seen).toEqual(['A-1:creating', 'A-1:awaiting_payment', 'A-1:paid']);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('OrderLog.atomically', () => {
+  it('commits a callback receipt and its state change together, or neither', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openDatabase } = await import('../../src-main/db/open');
+    const { OrderLog } = await import('../../src-main/core/orders/order-log');
+    const dir = mkdtempSync(join(tmpdir(), 'loket-atomic-'));
+    const db = openDatabase(join(dir, 'loket.db'));
+    try {
+      const log = new OrderLog(db);
+      log.create({ id: 'B-1', terminalId: 'T01', api: 'v2', methodId: 'qris_dynamic', kind: 'qris', amount: 1000, currency: 'IDR', itemName: 'x', userId: 'u', training: true, requestBody: '{}' }, { source: 'cli' });
+      log.transition('B-1', 'awaiting_payment', { source: 'gateway' });
+      const sha = 'a'.repeat(64);
+      expect(() =>
+        log.atomically(() => {
+          log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' });
+          log.transition('B-1', 'paid', { source: 'callback' });
+          throw new Error('crash between the two');
+        }),
+      ).toThrow('crash between the two');
+      expect(log.get('B-1')!.state).toBe('awaiting_payment');
+      // The receipt rolled back too, so the gateway's retry is not mistaken for a replay.
+      expect(log.atomically(() => log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' }) && log.transition('B-1', 'paid', { source: 'callback' }).state)).toBe('paid');
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

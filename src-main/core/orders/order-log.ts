@@ -71,7 +71,8 @@ export class DuplicateOrderError extends Error {
   }
 }
 
-const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired'];
+// Money reported for an order that was given up on (or failed) is kept and flagged, never lost.
+const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed'];
 
 type EventType = OrderEvent['type'];
 
@@ -83,6 +84,9 @@ type EventType = OrderEvent['type'];
 export class OrderLog {
   // Prepared once per SQL text: preparing costs more than running, and the same few queries repeat.
   private readonly statements = new Map<string, Statement>();
+  private readonly listeners = new Set<(order: Order) => void>();
+  /** Orders given an event by the write in progress; announced once it commits. */
+  private readonly touched = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -126,7 +130,7 @@ export class OrderLog {
     return this.write(() => {
       const state = this.mustGetState(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new Error(`order ${id} is ${state}: a late payment can be flagged only on a cancelled or expired order`);
+        throw new Error(`order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`);
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });
@@ -244,8 +248,52 @@ export class OrderLog {
     );
   }
 
+  /**
+   * Calls `listener` with each order changed by a committed write (state, delivery, flag or note),
+   * after the commit, so a live screen never shows what a rollback undid. Returns the unsubscribe.
+   */
+  onChange(listener: (order: Order) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Runs several writes as one transaction: all commit or none does (e.g. a callback's receipt and the
+   * state change it causes). Changes are announced once, after the outer commit.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.write(fn);
+  }
+
   private write<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    // Inside an outer write this is a savepoint; the outer write commits and announces.
+    if (this.db.inTransaction) return this.db.transaction(fn)();
+    this.touched.clear();
+    let result: T;
+    try {
+      result = this.db.transaction(fn).immediate();
+    } catch (err) {
+      this.touched.clear();
+      throw err;
+    }
+    if (this.listeners.size > 0 && this.touched.size > 0) {
+      const ids = [...this.touched];
+      this.touched.clear();
+      for (const id of ids) {
+        const order = this.get(id);
+        if (!order) continue;
+        for (const listener of this.listeners) {
+          try {
+            listener(order);
+          } catch (err) {
+            // A broken screen must not break the order log; the write is already committed.
+            console.error(`[order-log] change listener failed: ${(err as Error).message}`);
+          }
+        }
+      }
+    }
+    this.touched.clear();
+    return result;
   }
 
   private now(): string {
@@ -279,6 +327,7 @@ export class OrderLog {
   }
 
   private appendEvent(id: string, at: string, type: EventType, meta: EventMeta, from?: OrderState, to?: OrderState): number {
+    this.touched.add(id);
     // JSON.stringify gives undefined for a payload of undefined (or a bare function): no payload then.
     const payload: string | undefined = meta.payload === undefined ? undefined : JSON.stringify(meta.payload);
     const info = this.stmt(INSERT_EVENT).run({

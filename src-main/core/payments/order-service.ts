@@ -147,14 +147,14 @@ export class OrderService {
 
   /**
    * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
-   * no-ops; a payment for a cancelled or expired order is kept as a flagged late payment.
+   * no-ops; a payment for a cancelled, expired or failed order is kept as a flagged late payment.
    */
   applyGatewayStatus(id: string, status: InquiryStatus, meta: Actor & { reason?: string }, payload?: unknown): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
     const order = this.require(id);
     if (status === 'PENDING') return { order, applied: 'unchanged' };
     const to = GATEWAY_STATUS_STATE[status];
     if (order.state === to) return { order, applied: 'unchanged' };
-    if (to === 'paid' && (order.state === 'cancelled' || order.state === 'expired')) {
+    if (to === 'paid' && (order.state === 'cancelled' || order.state === 'expired' || order.state === 'failed')) {
       return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
     }
     if (order.state !== 'awaiting_payment' && order.state !== 'unknown') return { order, applied: 'unchanged' };
