@@ -1,0 +1,124 @@
+/**
+ * `npm run bench`: Loket's benchmarks (docs/benchmarks.md). Never part of `npm test`. Every target is a
+ * ratio against a baseline measured in the same run, so the figures mean the same on a slow laptop and
+ * a fast desktop; nothing here asserts a timing.
+ *
+ *   (a) order creation through the core vs a bare signed POST to the same sandbox;
+ *   (b) the order log at scale: one day's summary and list on a big vs a small file, and the write path
+ *       with synchronous=FULL vs OFF.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { openLoket } from '../src-main/runtime';
+import { SANDBOX_DEFAULTS, startSandbox } from '../src-main/sandbox/server';
+import { readConfig } from './bench/config';
+import { buildOrderLogFile, planDays, STORE_TIME_ZONE, targetRange } from './bench/log-data';
+import { describeMachine, machineInfo } from './bench/machine';
+import { benchOrderCreation, QRIS_METHOD, type OrderCreateResult } from './bench/order-create';
+import { benchInserts, benchQueries } from './bench/order-log';
+import { renderReport, resultsJson, type OrderLogResults } from './bench/report';
+import { captureSamples, type Samples } from './bench/samples';
+import { fmtInt, fmtSeconds } from './bench/stats';
+import { makeTempDir, removeTempDirs } from './bench/temp';
+
+const RESULTS_PATH = fileURLToPath(new URL('../out/bench/results.json', import.meta.url));
+
+const say = (line: string) => console.log(line);
+
+async function runOrderCreationAndSamples(config: ReturnType<typeof readConfig>): Promise<{ orderCreation?: OrderCreateResult; samples?: Samples }> {
+  const sandbox = await startSandbox({ port: 0, log: () => undefined });
+  try {
+    const loket = await openLoket({
+      dataDir: makeTempDir('core'),
+      env: {
+        LOKET_GATEWAY_URL: sandbox.url,
+        LOKET_APP_ID: sandbox.appId,
+        LOKET_APP_KEY: SANDBOX_DEFAULTS.appKey,
+        LOKET_INQUIRY_PATH: '/api/status',
+      },
+    });
+    try {
+      let orderCreation: OrderCreateResult | undefined;
+      if (config.only !== 'log') {
+        say(`(a) order creation: ${config.orders} orders through the core and ${config.orders} bare POSTs, interleaved, after ${config.warmup} warm-up rounds…`);
+        orderCreation = await benchOrderCreation(
+          loket,
+          { url: sandbox.url, appId: sandbox.appId, appKey: SANDBOX_DEFAULTS.appKey },
+          { orders: config.orders, warmup: config.warmup, progress: say },
+        );
+      }
+      // Real rows from this Loket and sandbox, to copy into the order-log files.
+      const samples = config.only === 'orders' ? undefined : await captureSamples(loket, sandbox);
+      return { ...(orderCreation ? { orderCreation } : {}), ...(samples ? { samples } : {}) };
+    } finally {
+      await loket.close();
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function runOrderLog(config: ReturnType<typeof readConfig>, samples: Samples): Promise<OrderLogResults> {
+  // The measured day holds the same orders in both files: an average day of the big file, but at most
+  // half the small file, so the small file still has other days around it.
+  const dayOrders = Math.max(1, Math.min(Math.round(config.logOrders / config.days), Math.floor(config.smallOrders / 2)));
+  const plan = planDays(config.days, dayOrders);
+  const range = targetRange(plan);
+  const dir = makeTempDir('log');
+
+  say(`(b) building the baseline file: ${fmtInt(config.smallOrders)} orders over ${config.days} days…`);
+  const small = await buildOrderLogFile(join(dir, 'small.db'), config.smallOrders, plan, samples, { checkConstraints: true });
+  say(`    ${fmtInt(small.orders)} orders, ${fmtInt(small.events)} events in ${fmtSeconds(small.ms)}`);
+  say(`(b) building the big file: ${fmtInt(config.logOrders)} orders over ${config.days} days…`);
+  const big = await buildOrderLogFile(join(dir, 'big.db'), config.logOrders, plan, samples, { checkConstraints: false });
+  say(`    ${fmtInt(big.orders)} orders, ${fmtInt(big.events)} events in ${fmtSeconds(big.ms)} (${fmtInt(big.orders / (big.ms / 1000))} orders/s)`);
+
+  say(`(b) queries for ${range.day} (${STORE_TIME_ZONE}), ${config.queryRepeats} timed runs each on each file…`);
+  const { summary, list } = benchQueries(big.path, small.path, range, config.queryRepeats);
+
+  const qris = samples.methods.find((m) => m.methodId === QRIS_METHOD) ?? samples.methods[0]!;
+  say(`(b) writes: ${fmtInt(config.inserts)} orders with synchronous=FULL and ${fmtInt(config.inserts)} with OFF, on the big file…`);
+  const inserts = benchInserts(big.path, qris, config.inserts);
+  return { day: range.day, timeZone: STORE_TIME_ZONE, dayOrders, build: { big, small }, summary, list, inserts };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = readConfig();
+  const machine = machineInfo();
+  say(`Loket benchmarks: ${describeMachine(machine)}`);
+
+  const { orderCreation, samples } = await runOrderCreationAndSamples(config);
+  const orderLog = samples ? await runOrderLog(config, samples) : undefined;
+
+  const results = {
+    finishedAt: new Date().toISOString(),
+    totalMs: performance.now() - started,
+    machine,
+    config,
+    ...(orderCreation ? { orderCreation } : {}),
+    ...(orderLog ? { orderLog } : {}),
+  };
+  mkdirSync(join(RESULTS_PATH, '..'), { recursive: true });
+  writeFileSync(RESULTS_PATH, JSON.stringify(resultsJson(results), null, 2) + '\n');
+  say('');
+  say(renderReport(results));
+  say('');
+  say(`Results written to ${RESULTS_PATH}`);
+}
+
+process.once('SIGINT', () => {
+  removeTempDirs();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (err) {
+  console.error(`bench: ${(err as Error)?.stack ?? String(err)}`);
+  process.exitCode = 1;
+} finally {
+  removeTempDirs();
+}

@@ -1,0 +1,48 @@
+/** The benchmark's knobs, read from the environment (docs/benchmarks.md lists them). */
+
+export interface BenchConfig {
+  /** (a) Orders through the core, and as many bare signed POSTs. */
+  orders: number;
+  /** (a) Pairs run first and thrown away. */
+  warmup: number;
+  /** (b) Orders in the big order-log file. */
+  logOrders: number;
+  /** (b) Orders in the baseline file. */
+  smallOrders: number;
+  /** (b) Days the orders are spread over. */
+  days: number;
+  /** (b) Timed runs of each query on each file. */
+  queryRepeats: number;
+  /** (b) Orders written through OrderLog.create + transition, at each synchronous setting. */
+  inserts: number;
+  /** Which parts to run. */
+  only: 'all' | 'orders' | 'log';
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.replaceAll('_', ''));
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name}: must be a whole number ≥ ${min} (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
+  const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
+  const only = env.BENCH_ONLY ?? 'all';
+  if (only !== 'all' && only !== 'orders' && only !== 'log') throw new Error(`BENCH_ONLY: must be orders, log or all (got ${JSON.stringify(only)})`);
+  return {
+    orders,
+    // 50 rounds write 100 orders through the core: enough for JIT, the connection pool, and the WAL file
+    // to reach its working size (its first ~70 orders are slower while the file grows).
+    warmup: intFromEnv(env, 'BENCH_WARMUP', 50, 0),
+    logOrders,
+    // The baseline never holds more than the big file.
+    smallOrders: Math.min(intFromEnv(env, 'BENCH_LOG_SMALL_ORDERS', 10_000, 100), logOrders),
+    days: intFromEnv(env, 'BENCH_LOG_DAYS', 90, 2),
+    queryRepeats: intFromEnv(env, 'BENCH_REPEAT', 30, 1),
+    inserts: intFromEnv(env, 'BENCH_INSERTS', 2_000, 10),
+    only,
+  };
+}

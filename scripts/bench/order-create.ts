@@ -1,0 +1,144 @@
+/**
+ * Benchmark (a): one order through Loket's core (OrderService.create: log to SQLite with
+ * synchronous=FULL, validate, sign, send with node-fetch, parse, transition) against a bare signed POST
+ * of an equivalent body to the same sandbox with the same HTTP client and the same signBody.
+ */
+import fetch from 'node-fetch';
+import { signBody } from '../../src-main/core/bodysign';
+import type { Loket } from '../../src-main/runtime';
+import { distribution, ratio, timeAsync, type Distribution } from './stats';
+
+export const QRIS_METHOD = 'qris_dynamic';
+export const TARGET_P50_RATIO = 1.5;
+
+export interface OrderCreateResult {
+  method: string;
+  orders: number;
+  warmupRounds: number;
+  core: Distribution;
+  bare: Distribution;
+  /** Informational: the same core path with synchronous=OFF, to show how much of the gap is fsync. */
+  coreSyncOff: Distribution;
+  ratioP50: number;
+  ratioP95: number;
+  syncOffRatioP50: number;
+  syncOffRatioP95: number;
+  target: string;
+  targetMet: boolean;
+}
+
+export interface GatewayTarget {
+  url: string;
+  appId: string;
+  appKey: string;
+}
+
+const AMOUNTS = [12_000, 18_500, 25_000, 37_000, 54_500, 120_000];
+const ITEMS = ['Kopi susu gula aren', 'Nasi goreng spesial', 'Roti bakar coklat', 'Es teh manis', 'Mie ayam bakso'];
+
+/** Ids shaped like Loket's own (prefix-yyyymmdd-hhmmssmmm-4 chars), unique by a counter. */
+function bareId(n: number): string {
+  const iso = new Date().toISOString();
+  const suffix = n.toString(32).toUpperCase().padStart(4, '0').slice(-4);
+  return `BARE-${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 23).replace(/[:.]/g, '')}-${suffix}`;
+}
+
+/** The order request exactly as OrderService.create would serialise it (validator's key order). */
+function bareBody(n: number): string {
+  return JSON.stringify({
+    redirect_target: '_top',
+    user_id: 'walkin-bare',
+    merchant_transaction_id: bareId(n),
+    payment_method: QRIS_METHOD,
+    currency: 'IDR',
+    amount: AMOUNTS[n % AMOUNTS.length],
+    item_name: ITEMS[n % ITEMS.length],
+  });
+}
+
+/** Sign, POST, read and parse: what any client must do at the least. */
+async function barePost(gateway: GatewayTarget, n: number): Promise<void> {
+  const bytes = bareBody(n);
+  const res = await fetch(`${gateway.url}/api/transaction`, {
+    method: 'POST',
+    body: bytes,
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      appid: gateway.appId,
+      appkey: gateway.appKey,
+      bodysign: signBody(bytes, gateway.appKey, 'hex'),
+    },
+  });
+  const text = await res.text();
+  const json = JSON.parse(text) as { success?: unknown };
+  if (res.status !== 200 || json.success !== true) throw new Error(`bare POST failed: HTTP ${res.status} ${text.slice(0, 200)}`);
+}
+
+async function coreCreate(loket: Loket, n: number): Promise<void> {
+  const outcome = await loket.orders.create(
+    { methodId: QRIS_METHOD, amount: AMOUNTS[n % AMOUNTS.length]!, itemName: ITEMS[n % ITEMS.length]! },
+    { source: 'cashier', actor: 'bench' },
+  );
+  if (!outcome.ok) throw new Error(`core create failed: ${outcome.failure.class}: ${outcome.failure.message}`);
+}
+
+type Variant = 'core' | 'bare' | 'coreSyncOff';
+
+export async function benchOrderCreation(
+  loket: Loket,
+  gateway: GatewayTarget,
+  options: { orders: number; warmup: number; progress?: (line: string) => void },
+): Promise<OrderCreateResult> {
+  const samples: Record<Variant, number[]> = { core: [], bare: [], coreSyncOff: [] };
+  let counter = 0;
+  const setSync = (mode: 'FULL' | 'OFF') => loket.db.pragma(`synchronous = ${mode}`);
+
+  const runOne = async (variant: Variant): Promise<number> => {
+    const n = counter++;
+    if (variant === 'bare') return (await timeAsync(() => barePost(gateway, n))).ms;
+    setSync(variant === 'core' ? 'FULL' : 'OFF');
+    try {
+      return (await timeAsync(() => coreCreate(loket, n))).ms;
+    } finally {
+      setSync('FULL');
+    }
+  };
+
+  // Interleaved: each round runs every variant once, in a rotating order, so drift in the machine's
+  // load (and any first-or-last-in-round effect) falls on all of them alike.
+  const orders: Variant[][] = [
+    ['core', 'bare', 'coreSyncOff'],
+    ['bare', 'coreSyncOff', 'core'],
+    ['coreSyncOff', 'core', 'bare'],
+  ];
+  for (let round = 0; round < options.warmup + options.orders; round++) {
+    for (const variant of orders[round % orders.length]!) {
+      const ms = await runOne(variant);
+      if (round >= options.warmup) samples[variant].push(ms);
+    }
+    if (options.progress && round > options.warmup && (round - options.warmup) % 100 === 0) {
+      options.progress(`  (a) ${round - options.warmup}/${options.orders} rounds`);
+    }
+  }
+
+  const core = distribution(samples.core);
+  const bare = distribution(samples.bare);
+  const coreSyncOff = distribution(samples.coreSyncOff);
+  const ratioP50 = ratio(core.p50, bare.p50);
+  return {
+    method: QRIS_METHOD,
+    orders: options.orders,
+    warmupRounds: options.warmup,
+    core,
+    bare,
+    coreSyncOff,
+    ratioP50,
+    ratioP95: ratio(core.p95, bare.p95),
+    syncOffRatioP50: ratio(coreSyncOff.p50, bare.p50),
+    syncOffRatioP95: ratio(coreSyncOff.p95, bare.p95),
+    target: `core/bare ≤ ${TARGET_P50_RATIO} at p50`,
+    targetMet: ratioP50 <= TARGET_P50_RATIO,
+  };
+}
