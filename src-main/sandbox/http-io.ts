@@ -1,45 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+export { readBody, type BodyRead } from '../core/http/read-body';
 import { RETCODE, type Retcode } from '../common/retcodes';
-
-/** Beyond this the sandbox stops draining an oversized body and drops the connection. */
-const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
-
-export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; received: number } | { kind: 'aborted' };
-
-/**
- * Reads a request body up to `limit` bytes. An oversized body is drained (not buffered) so the
- * client still receives the 413 answer instead of a reset mid-upload.
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let settled = false;
-    const settle = (r: BodyRead) => {
-      if (!settled) {
-        settled = true;
-        resolve(r);
-      }
-    };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
-      req.resume();
-      settle({ kind: 'too_large', received: declared });
-      return;
-    }
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit) chunks.push(chunk);
-      else if (received > DRAIN_LIMIT_BYTES) {
-        settle({ kind: 'too_large', received });
-        req.destroy();
-      }
-    });
-    req.on('end', () => settle(received > limit ? { kind: 'too_large', received } : { kind: 'ok', bytes: Buffer.concat(chunks) }));
-    req.on('error', () => settle({ kind: 'aborted' }));
-    req.on('close', () => settle({ kind: 'aborted' }));
-  });
-}
 
 export function isJsonContentType(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -7,6 +7,7 @@ import { RETCODE, type Retcode } from '../../common/retcodes';
 import { verifyBodySign, type SigningProfile } from '../bodysign';
 import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';
+import { readBody } from '../http/read-body';
 
 /**
  * Loket's callback listener (DESIGN.md §5, "Payment confirmation" (1)): receives the gateway's POSTs to
@@ -146,7 +147,7 @@ async function handle(req: IncomingMessage, options: Omit<CallbackListenerOption
     return fail(405, RETCODE.METHOD_NOT_ALLOWED, `method ${req.method ?? ''} is not allowed here; use POST`, { allow: 'POST' });
   }
 
-  const read = await readBody(req, limit);
+  const read = await readBody(req, limit, DRAIN_LIMIT_BYTES);
   if (read.kind === 'aborted') return fail(400, RETCODE.MALFORMED_JSON, 'the request body was cut off');
   if (read.kind === 'too_large') return fail(413, RETCODE.BODY_TOO_LARGE, `body: at most ${limit} bytes`, { connection: 'close' });
   const raw = read.bytes;
@@ -270,39 +271,3 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(text);
 }
 
-type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large' } | { kind: 'aborted' };
-
-/**
- * Reads at most `limit` bytes. A body over the limit is drained rather than buffered, so the sender
- * still receives the 413 instead of a reset mid-upload; far over it, the connection is dropped.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let settled = false;
-    const settle = (r: BodyRead) => {
-      if (!settled) {
-        settled = true;
-        resolve(r);
-      }
-    };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
-      req.resume();
-      settle({ kind: 'too_large' });
-      return;
-    }
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit) chunks.push(chunk);
-      else if (received > DRAIN_LIMIT_BYTES) {
-        settle({ kind: 'too_large' });
-        req.destroy();
-      }
-    });
-    req.on('end', () => settle(received > limit ? { kind: 'too_large' } : { kind: 'ok', bytes: Buffer.concat(chunks) }));
-    req.on('error', () => settle({ kind: 'aborted' }));
-    req.on('close', () => settle({ kind: 'aborted' }));
-  });
-}
