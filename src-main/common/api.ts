@@ -1,38 +1,162 @@
+import { z } from 'zod';
 import type { AppInfo } from './app-info';
+import type { FieldIssue } from './order-request';
+import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from './order';
+import type { PaymentKind, PaymentMethod } from './payment-methods';
 
 /**
- * The API contract, one entry per method: its argument tuple and its result.
- * Every transport (IPC through the preload today, HTTP/WebSocket in web mode later) is typed from this map,
- * so adding a method here makes each transport and host fail to compile until it handles it.
- * Arguments and results must survive structured clone and JSON: plain data only.
+ * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
+ * Every transport (IPC through the preload, HTTP + server-sent events in browser mode) goes through
+ * one registry that rejects unknown names and parses arguments with these schemas before a handler runs.
+ * Arguments and results are plain data (structured-clone and JSON safe).
  */
-export interface ApiMethods {
-  appInfo: { args: []; result: AppInfo };
+
+export const chargeInputSchema = z
+  .object({
+    methodId: z.string().min(1).max(64),
+    amount: z.number(),
+    itemName: z.string().max(200),
+    itemId: z.string().max(50).optional(),
+    customerName: z.string().max(200).optional(),
+    phone: z.string().max(40).optional(),
+    api: z.enum(['v1', 'v2']).optional(),
+  })
+  .strict();
+export type ChargeInput = z.infer<typeof chargeInputSchema>;
+
+const orderId = z.string().min(1).max(36);
+const reason = z.string().min(3, 'reason: say why, in at least 3 characters').max(200);
+
+export const apiArgSchemas = {
+  appInfo: z.tuple([]),
+  listMethods: z.tuple([]),
+  listItems: z.tuple([]),
+  createOrder: z.tuple([chargeInputSchema]),
+  getOrder: z.tuple([orderId]),
+  listOrders: z.tuple([
+    z
+      .object({
+        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+        state: z.enum(ORDER_STATES).optional(),
+      })
+      .strict(),
+  ]),
+  cancelOrder: z.tuple([orderId, reason]),
+  retryOrder: z.tuple([orderId]),
+  simulatePayment: z.tuple([orderId]),
+  showOnDisplay: z.tuple([orderId.nullable()]),
+  receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
+  printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
+} as const;
+
+/** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
+export interface ChargeFailure {
+  class: 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed';
+  message: string;
+  issues?: FieldIssue[];
+  retcode?: string;
+  httpStatus?: number;
 }
 
-export type ApiMethodName = keyof ApiMethods;
-export type ApiArgs<M extends ApiMethodName> = ApiMethods[M]['args'];
-export type ApiResult<M extends ApiMethodName> = ApiMethods[M]['result'];
+export type ChargeResult = { ok: true; order: Order } | { ok: false; order?: Order; failure: ChargeFailure };
+
+/** An item of the store's quick-item catalogue (resources/items.json): fixed price, `item_id` sent along. */
+export interface CatalogueItem {
+  itemId: string;
+  name: string;
+  price: number;
+}
+
+export interface ReceiptView {
+  html: string;
+}
+
+export interface PrintResult {
+  ok: boolean;
+  /** Plain words for the cashier; a failed print never undoes the sale. */
+  message: string;
+}
+
+/** What the customer display shows: only what the customer needs, never ids or raw data. */
+export interface DisplayOrder {
+  amount: number;
+  itemName: string;
+  methodLabel: { id: string; en: string };
+  provider: string;
+  kind: PaymentKind;
+  state: OrderState;
+  expiresAt?: string;
+  instruction?: PaymentInstruction;
+}
+
+export interface DisplayState {
+  mode: AppInfo['mode'];
+  storeName: string;
+  lang: AppInfo['lang'];
+  order: DisplayOrder | null;
+}
+
+/** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */
+export type LiveEvent = { type: 'order'; order: Order } | { type: 'display'; state: DisplayState };
+
+interface Results {
+  appInfo: AppInfo;
+  listMethods: PaymentMethod[];
+  listItems: CatalogueItem[];
+  createOrder: ChargeResult;
+  getOrder: Order | null;
+  listOrders: Order[];
+  cancelOrder: Order;
+  retryOrder: ChargeResult;
+  simulatePayment: Order;
+  showOnDisplay: DisplayState;
+  receipt: ReceiptView;
+  printReceipt: PrintResult;
+}
+
+export type ApiMethodName = keyof typeof apiArgSchemas;
+export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
+export type ApiResult<M extends ApiMethodName> = Results[M];
 
 /** What the renderer calls: every method is asynchronous because every transport crosses a process boundary. */
 export type LoketApi = {
   [M in ApiMethodName]: (...args: ApiArgs<M>) => Promise<ApiResult<M>>;
 };
 
-// A record rather than an array so that a method added to ApiMethods but missing here is a compile error.
-const methodNames: { [M in ApiMethodName]: M } = {
-  appInfo: 'appInfo',
+/** What a host implements: the same methods, free to answer synchronously. */
+export type ApiHandlers = {
+  [M in ApiMethodName]: (...args: ApiArgs<M>) => ApiResult<M> | Promise<ApiResult<M>>;
 };
 
-/** Runtime list of method names, for hosts that register one handler per method. */
-export const apiMethodNames: readonly ApiMethodName[] = /* @__PURE__ */ Object.freeze(Object.values(methodNames));
+export const apiMethodNames = Object.freeze(Object.keys(apiArgSchemas)) as readonly ApiMethodName[];
 
 export function isApiMethodName(name: unknown): name is ApiMethodName {
-  return typeof name === 'string' && Object.hasOwn(methodNames, name);
+  return typeof name === 'string' && Object.hasOwn(apiArgSchemas, name);
 }
 
-export const ipcChannelPrefix = 'loket:';
-
-export function ipcChannel<M extends ApiMethodName>(method: M): `loket:${M}` {
-  return `${ipcChannelPrefix}${method}`;
+/** Error a transport carries back to the renderer: a code it can branch on and words for people. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: 'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
 }
+
+/** The one gate every call passes: known method, arguments that parse. */
+export function parseApiCall(method: unknown, args: unknown): { method: ApiMethodName; args: unknown[] } {
+  if (!isApiMethodName(method)) throw new ApiError('unknown_method', `unknown API method ${JSON.stringify(method)}`);
+  const parsed = apiArgSchemas[method].safeParse(args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ApiError('invalid_arguments', `${method}: argument ${issue.path.join('.') || '(list)'}: ${issue.message}`);
+  }
+  return { method, args: parsed.data as unknown[] };
+}
+
+/** What the preload puts on `window.loket`: the API, and a subscription to live events. */
+export type LoketBridge = LoketApi & {
+  onEvent(listener: (event: LiveEvent) => void): () => void;
+};

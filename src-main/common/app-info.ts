@@ -4,8 +4,17 @@
  */
 export type AppMode = 'sandbox' | 'live';
 
+export type Lang = 'id' | 'en';
+
 export interface AppInfo {
   name: 'Loket';
   version: string;
   mode: AppMode;
+  storeName: string;
+  terminalId: string;
+  /** The store's zone: every time is shown in it. */
+  timeZone: string;
+  lang: Lang;
+  /** A network receipt printer is configured (else receipts print from the browser). */
+  networkPrinter: boolean;
 }

@@ -1,0 +1,10 @@
+/**
+ * IPC channel names, apart from api.ts so the sandboxed preload bundles these few strings and not the
+ * argument schemas (the main process validates; the preload only forwards).
+ */
+export const ipcChannelPrefix = 'loket:';
+export const ipcEventChannel = 'loket:event';
+
+export function ipcChannel<M extends string>(method: M): `loket:${M}` {
+  return `${ipcChannelPrefix}${method}`;
+}

@@ -1,0 +1,204 @@
+import type { PaperWidth, Receipt, ReceiptMark } from './receipt-model';
+
+export interface ReceiptHtmlOptions {
+  paper: PaperWidth;
+}
+
+/** Printable width of common thermal paper: 58 mm paper prints 48 mm, 80 mm paper prints 72 mm. */
+export const PRINTABLE_WIDTH_MM: Readonly<Record<PaperWidth, number>> = { 58: 48, 80: 72 };
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** Type size in mm: the browser preview, the PDF and the printer agree; 80 mm paper gets slightly larger type. */
+const BASE_FONT_MM: Readonly<Record<PaperWidth, number>> = { 58: 2.7, 80: 3.2 };
+const LINE_HEIGHT = 1.3;
+/** A monospace character is 0.6 em wide; a little more, so that the page-height estimate errs on the long side. */
+const CHAR_EM = 0.61;
+const GAP_MM = 2;
+const SIZE = { store: 1.35, title: 1.1, sandbox: 1.15, copy: 1.8, total: 2.3, printed: 0.85 } as const;
+
+function mm(n: number): string {
+  return `${Number(n.toFixed(2))}mm`;
+}
+
+function css(paper: PaperWidth, pageHeightMm: number): string {
+  const width = PRINTABLE_WIDTH_MM[paper];
+  const f = BASE_FONT_MM[paper];
+  // Chromium (Electron, Chrome) does not accept `auto` as a page height and would fall back to A4/Letter; it
+  // takes the first rule, whose height is estimated from the content. A browser that understands the
+  // second rule uses it instead.
+  return `
+@page { size: ${paper}mm ${pageHeightMm}mm; margin: 0 }
+@page { size: ${paper}mm auto; margin: 0 }
+* { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; background: #fff; color: #000; }
+body {
+  width: ${width}mm; margin: 0 auto; padding: 2mm 0 4mm;
+  font-family: "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, "Courier New", monospace;
+  font-size: ${mm(f)}; line-height: ${LINE_HEIGHT};
+  -webkit-print-color-adjust: exact; print-color-adjust: exact;
+}
+header, footer { text-align: center; }
+.store { font-size: ${mm(f * SIZE.store)}; font-weight: 700; overflow-wrap: anywhere; }
+.address { overflow-wrap: anywhere; }
+h1 { font-size: ${mm(f * SIZE.title)}; font-weight: 700; margin: 1.5mm 0 0; letter-spacing: 0.05em; }
+hr { border: 0; border-top: 0.3mm dashed #000; margin: 2mm 0; }
+.mark { display: block; text-align: center; font-weight: 700; margin: 1.5mm 0; padding: 1.2mm 1mm; overflow-wrap: anywhere; }
+/* White on black; should a print setting drop backgrounds anyway, the outlined letters and the double frame still print. */
+.mark-sandbox { background: #000; background-clip: padding-box; color: #fff; -webkit-text-stroke: 0.12mm #000; border: 0.8mm double #000; font-size: ${mm(f * SIZE.sandbox)}; }
+.mark-copy { border: 0.8mm solid #000; font-size: ${mm(f * SIZE.copy)}; letter-spacing: 0.3em; }
+dl { margin: 0; }
+/* Label left, value right; when both do not fit on one line the value takes the next line, right-aligned. */
+.row { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; column-gap: ${mm(GAP_MM)}; }
+dt { flex: none; max-width: 100%; overflow-wrap: anywhere; }
+dd { margin: 0 0 0 auto; min-width: 0; max-width: 100%; text-align: right; overflow-wrap: anywhere; }
+.row-status dt, .row-status dd { font-weight: 700; }
+.total { text-align: center; margin: 1mm 0; }
+.total-label { font-weight: 700; }
+.total-value { font-size: ${mm(f * SIZE.total)}; font-weight: 700; line-height: 1.15; overflow-wrap: anywhere; }
+.notes { text-align: center; font-weight: 700; margin: 1.5mm 0; }
+.notes p { margin: 0.5mm 0; }
+.thanks { font-weight: 700; margin: 2mm 0 1mm; }
+.printed { font-size: ${mm(f * SIZE.printed)}; }
+@media screen {
+  html { background: #e8e8e8; }
+  body { margin: 4mm auto; padding: 3mm ${mm((paper - width) / 2)} 5mm; width: ${paper}mm; background: #fff; box-shadow: 0 0 2mm rgba(0, 0, 0, 0.25); }
+}
+`;
+}
+
+/**
+ * How many lines a text takes when wrapped at `columns`, as the browser wraps it here: at spaces and after
+ * hyphens, and a piece longer than a line is broken anywhere (overflow-wrap: anywhere).
+ */
+function wrappedLines(text: string, columns: number): number {
+  let lines = 0;
+  let used = 0;
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    word.split(/(?<=-)/).forEach((piece, i) => {
+      const len = [...piece].length;
+      const joint = i === 0 ? 1 : 0;
+      if (used > 0 && used + joint + len <= columns) {
+        used += joint + len;
+        return;
+      }
+      lines += Math.ceil(len / columns);
+      used = len % columns === 0 ? columns : len % columns;
+    });
+  }
+  return Math.max(1, lines);
+}
+
+/**
+ * The page height, in whole mm, that holds this receipt: the layout above added up block by block and
+ * slightly over-estimated, so a browser prints it on one strip with only a few mm of blank paper after it.
+ */
+export function estimatePageHeightMm(receipt: Receipt, paper: PaperWidth): number {
+  const w = PRINTABLE_WIDTH_MM[paper];
+  const f = BASE_FONT_MM[paper];
+  const rows = (text: string, width: number, size: number, spacingEm = 0) =>
+    wrappedLines(text, Math.max(1, Math.floor(width / ((CHAR_EM + spacingEm) * size))));
+  const line = (size: number) => LINE_HEIGHT * size;
+  const cw = CHAR_EM * f;
+
+  // The body's blocks in order, as [margin-top, height, margin-bottom]; adjacent vertical margins collapse.
+  type Block = [number, number, number];
+  const markBlock = (m: ReceiptMark): Block => {
+    const size = f * (m.kind === 'sandbox' ? SIZE.sandbox : SIZE.copy);
+    return [1.5, rows(m.text, w - 2 - 1.6, size, m.kind === 'copy' ? 0.3 : 0) * line(size) + 2.4 + 1.6, 1.5];
+  };
+  const rule: Block = [2, 0.3, 2];
+  const sandbox = receipt.marks.filter((m) => m.kind === 'sandbox').map(markBlock);
+  const blocks: Block[] = [...sandbox];
+
+  let header = rows(receipt.header.storeName, w, f * SIZE.store) * line(f * SIZE.store);
+  if (receipt.header.storeAddress) header += rows(receipt.header.storeAddress, w, f) * line(f);
+  header += 1.5 + rows(receipt.title, w, f * SIZE.title, 0.05) * line(f * SIZE.title);
+  blocks.push([0, header, 0]);
+  blocks.push(...receipt.marks.filter((m) => m.kind === 'copy').map(markBlock));
+  blocks.push(rule);
+  let dl = 0;
+  for (const l of receipt.lines) {
+    const together = ([...l.label].length + [...l.value].length) * cw + GAP_MM <= w;
+    dl += (together ? 1 : rows(l.label, w, f) + rows(l.value, w, f)) * line(f);
+  }
+  blocks.push([0, dl, 0]);
+  blocks.push(rule);
+  blocks.push([1, line(f) + rows(receipt.total.text, w, f * SIZE.total) * 1.15 * f * SIZE.total, 1]);
+  if (receipt.notes.length) {
+    const notes = receipt.notes.reduce((sum, n) => sum + rows(n, w, f) * line(f), 0) + (receipt.notes.length - 1) * 0.5;
+    blocks.push([1.5, notes, 1.5]);
+  }
+  blocks.push(rule);
+  blocks.push(...sandbox);
+  const printed = rows(`${receipt.printedAt.label} ${receipt.printedAt.value}`, w, f * SIZE.printed) * line(f * SIZE.printed);
+  blocks.push([2, rows(receipt.footer, w, f) * line(f) + 1 + printed, 0]);
+
+  let h = 2 + 4; // the body's padding, which stops margins collapsing through it
+  blocks.forEach(([top, height, bottom], i) => {
+    const previousBottom = i === 0 ? 0 : (blocks[i - 1]?.[2] ?? 0);
+    h += Math.max(top, previousBottom) + height;
+    if (i === blocks.length - 1) h += bottom;
+  });
+  // A little spare, so rounding in the browser never pushes the last line onto a second page.
+  return Math.ceil(h * 1.02 + 2);
+}
+
+function mark(m: ReceiptMark): string {
+  return `<div class="mark mark-${m.kind}" role="note">${escapeHtml(m.text)}</div>`;
+}
+
+/**
+ * A complete, self-contained HTML document for a receipt: inline CSS only, no scripts, no external resource
+ * (a Content-Security-Policy forbids any), every text escaped. Prints from a browser (window.print()) or to
+ * PDF at the paper's width; on screen it is shown as a paper strip.
+ */
+export function renderReceiptHtml(receipt: Receipt, opts: ReceiptHtmlOptions): string {
+  const paper = opts.paper;
+  if (paper !== 58 && paper !== 80) throw new Error(`paper must be 58 or 80 (mm), not ${String(paper)}`);
+  const e = escapeHtml;
+  const sandbox = receipt.marks.filter((m) => m.kind === 'sandbox');
+  const address = receipt.header.storeAddress ? `\n<div class="address">${e(receipt.header.storeAddress)}</div>` : '';
+  const rows = receipt.lines
+    .map((l) => `<div class="row row-${e(l.key)}"><dt>${e(l.label)}</dt><dd>${e(l.value)}</dd></div>`)
+    .join('\n');
+  const notes = receipt.notes.length ? `\n<div class="notes">${receipt.notes.map((n) => `<p>${e(n)}</p>`).join('')}</div>` : '';
+  const title = `${receipt.title} ${receipt.lines.find((l) => l.key === 'order')?.value ?? ''}`.trim();
+
+  return `<!doctype html>
+<html lang="${e(receipt.lang)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)}</title>
+<style>${css(paper, estimatePageHeightMm(receipt, paper))}</style>
+</head>
+<body class="paper-${paper} ${receipt.paid ? 'paid' : 'unpaid'}">
+${sandbox.map(mark).join('\n')}
+<header>
+<div class="store">${e(receipt.header.storeName)}</div>${address}
+<h1>${e(receipt.title)}</h1>
+</header>
+${receipt.marks.filter((m) => m.kind === 'copy').map(mark).join('\n')}
+<hr>
+<dl>
+${rows}
+</dl>
+<hr>
+<div class="total"><div class="total-label">${e(receipt.total.label)}</div><div class="total-value">${e(receipt.total.text)}</div></div>${notes}
+<hr>
+${sandbox.map(mark).join('\n')}
+<footer>
+<div class="thanks">${e(receipt.footer)}</div>
+<div class="printed">${e(receipt.printedAt.label)} ${e(receipt.printedAt.value)}</div>
+</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,216 @@
+import type { Lang } from '../../common/app-info';
+import { formatGatewayDate } from '../../common/gateway-time';
+import { formatRupiah } from '../../common/money';
+import type { Order, OrderState } from '../../common/order';
+import type { PaymentMethod } from '../../common/payment-methods';
+
+/**
+ * One receipt model, rendered two ways (HTML for a browser or PDF, ESC/POS bytes for a thermal printer).
+ * A Receipt is plain, JSON-safe data: every text is already in the receipt's language and every amount and
+ * time is already formatted, so the renderers only lay it out. See docs/receipts.md.
+ */
+
+/** Thermal paper width in mm. */
+export type PaperWidth = 58 | 80;
+
+export type ReceiptMarkKind = 'copy' | 'sandbox';
+
+/** A mark that must be impossible to miss: a reprint (COPY) or a training receipt (SANDBOX). */
+export interface ReceiptMark {
+  kind: ReceiptMarkKind;
+  text: string;
+}
+
+export type ReceiptLineKey =
+  | 'order'
+  | 'time'
+  | 'item'
+  | 'itemId'
+  | 'method'
+  | 'va'
+  | 'paymentCode'
+  | 'smsCode'
+  | 'phone'
+  | 'customer'
+  | 'transaction'
+  | 'reason'
+  | 'status';
+
+export interface ReceiptLine {
+  /** What the line is, for renderers and tests; never shown. */
+  key: ReceiptLineKey;
+  label: string;
+  value: string;
+}
+
+export interface Receipt {
+  lang: Lang;
+  header: { storeName: string; storeAddress?: string };
+  /** "STRUK PEMBAYARAN" for a paid order; "RINCIAN PESANAN" (not a proof of payment) for any other state. */
+  title: string;
+  /** In the order they are shown: SANDBOX first, then COPY. */
+  marks: ReceiptMark[];
+  lines: ReceiptLine[];
+  /** Only a `paid` order is a proof of payment. */
+  paid: boolean;
+  state: OrderState;
+  total: { label: string; amount: number; text: string };
+  /** Plain sentences shown under the total (e.g. "not a proof of payment", a late payment). */
+  notes: string[];
+  footer: string;
+  printedAt: { label: string; value: string };
+}
+
+export interface ReceiptContext {
+  storeName: string;
+  storeAddress?: string;
+  /** The order's method from the catalogue; undefined when it is no longer there (the id is shown). */
+  method: PaymentMethod | undefined;
+  /** The store's IANA time zone: every time on the receipt is its wall-clock time. */
+  timeZone: string;
+  lang: Lang;
+  /** A reprint. */
+  copy: boolean;
+  /** Training mode (the embedded sandbox). A training order is marked SANDBOX even when this is false. */
+  training: boolean;
+  printedAt: Date;
+}
+
+type Text = Record<Lang, string>;
+
+const TEXT = {
+  titlePaid: { id: 'STRUK PEMBAYARAN', en: 'PAYMENT RECEIPT' },
+  titleOther: { id: 'RINCIAN PESANAN', en: 'ORDER DETAILS' },
+  copy: { id: 'SALINAN', en: 'COPY' },
+  sandbox: { id: 'SANDBOX — BUKAN TRANSAKSI NYATA', en: 'SANDBOX — NOT A REAL PAYMENT' },
+  order: { id: 'No. pesanan', en: 'Order no.' },
+  paidAt: { id: 'Dibayar', en: 'Paid at' },
+  createdAt: { id: 'Dibuat', en: 'Created' },
+  item: { id: 'Barang', en: 'Item' },
+  itemId: { id: 'Kode barang', en: 'Item code' },
+  method: { id: 'Metode', en: 'Method' },
+  va: { id: 'No. VA', en: 'VA number' },
+  paymentCode: { id: 'Kode bayar', en: 'Payment code' },
+  smsCode: { id: 'Kode SMS', en: 'SMS code' },
+  phone: { id: 'No. HP', en: 'Phone' },
+  customer: { id: 'Nama', en: 'Name' },
+  transaction: { id: 'ID transaksi', en: 'Transaction ID' },
+  reason: { id: 'Alasan', en: 'Reason' },
+  status: { id: 'Status', en: 'Status' },
+  total: { id: 'TOTAL', en: 'TOTAL' },
+  notProof: { id: 'Bukan bukti pembayaran.', en: 'This is not a proof of payment.' },
+  latePayment: {
+    id: 'Pembayaran terlambat tercatat: hubungi manajer.',
+    en: 'A late payment was recorded: see the manager.',
+  },
+  footer: { id: 'Terima kasih', en: 'Thank you' },
+  printedAt: { id: 'Dicetak', en: 'Printed' },
+} satisfies Record<string, Text>;
+
+/** What each state prints as its status. Only `paid` reads LUNAS/PAID. */
+export const RECEIPT_STATUS: Readonly<Record<OrderState, Text>> = {
+  paid: { id: 'LUNAS', en: 'PAID' },
+  creating: { id: 'BELUM DIBAYAR', en: 'NOT PAID' },
+  awaiting_payment: { id: 'BELUM DIBAYAR', en: 'NOT PAID' },
+  unknown: { id: 'BELUM DIKONFIRMASI', en: 'NOT CONFIRMED' },
+  rejected: { id: 'DITOLAK', en: 'REJECTED' },
+  expired: { id: 'KEDALUWARSA', en: 'EXPIRED' },
+  cancelled: { id: 'DIBATALKAN', en: 'CANCELLED' },
+  failed: { id: 'GAGAL', en: 'FAILED' },
+};
+
+/** Indonesia's own zone names; any other zone shows its UTC offset (e.g. "GMT+1"). */
+const ZONE_NAMES: Readonly<Record<string, string>> = {
+  'Asia/Jakarta': 'WIB',
+  'Asia/Pontianak': 'WIB',
+  'Asia/Makassar': 'WITA',
+  'Asia/Ujung_Pandang': 'WITA',
+  'Asia/Jayapura': 'WIT',
+};
+
+function zoneName(date: Date, timeZone: string): string {
+  const named = ZONE_NAMES[timeZone];
+  if (named) return named;
+  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortOffset' })
+    .formatToParts(date)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
+/** "2026-11-23 01:30 WIB": the store's wall-clock time to the minute, with the zone. */
+export function formatReceiptTime(date: Date, timeZone: string): string {
+  return `${formatGatewayDate(date, timeZone).slice(0, 16)} ${zoneName(date, timeZone)}`;
+}
+
+/** A stored UTC ISO time; an unreadable one is shown as it is rather than failing the receipt. */
+function showStoredTime(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : formatReceiptTime(date, timeZone);
+}
+
+/** Keeps the last four digits of a phone number: a receipt leaves the shop. */
+function maskPhone(phone: string): string {
+  const visible = phone.slice(-4);
+  return `${'*'.repeat(Math.max(0, Math.min(phone.length - 4, 8)))}${visible}`;
+}
+
+/** Builds the receipt of an order. Pure: the same order and context always give the same receipt. */
+export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
+  const { lang, timeZone } = ctx;
+  const t = (text: Text) => text[lang];
+  const paid = order.state === 'paid';
+  const lines: ReceiptLine[] = [];
+  const add = (key: ReceiptLineKey, label: Text, value: string | undefined) => {
+    if (value !== undefined && value !== '') lines.push({ key, label: t(label), value });
+  };
+
+  add('order', TEXT.order, order.id);
+  if (order.paidAt) add('time', TEXT.paidAt, showStoredTime(order.paidAt, timeZone));
+  else add('time', TEXT.createdAt, showStoredTime(order.createdAt, timeZone));
+  add('item', TEXT.item, order.itemName);
+  add('itemId', TEXT.itemId, order.itemId);
+  add('method', TEXT.method, ctx.method ? ctx.method.label[lang] : order.methodId);
+
+  const ins = order.instruction;
+  if (ins?.type === 'virtual_account') {
+    add(order.kind === 'va_cstore' ? 'paymentCode' : 'va', order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va, ins.va);
+    add('customer', TEXT.customer, ins.customer_name ?? order.customerName);
+  } else if (order.customerName) {
+    add('customer', TEXT.customer, order.customerName);
+  }
+  if (ins?.type === 'sms_reply') add('smsCode', TEXT.smsCode, ins.sms_code);
+  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone) add('phone', TEXT.phone, maskPhone(order.phone));
+
+  const transactionId = order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);
+  add('transaction', TEXT.transaction, transactionId);
+  if (order.state === 'rejected' && order.rejection) {
+    const { retcode, message } = order.rejection;
+    add('reason', TEXT.reason, retcode ? `${message} (${retcode})` : message);
+  }
+  add('status', TEXT.status, t(RECEIPT_STATUS[order.state]));
+
+  const marks: ReceiptMark[] = [];
+  if (ctx.training || order.training) marks.push({ kind: 'sandbox', text: t(TEXT.sandbox) });
+  if (ctx.copy) marks.push({ kind: 'copy', text: t(TEXT.copy) });
+
+  const notes: string[] = [];
+  if (!paid) notes.push(t(TEXT.notProof));
+  if (order.latePayment) notes.push(t(TEXT.latePayment));
+
+  const header: Receipt['header'] = { storeName: ctx.storeName };
+  if (ctx.storeAddress) header.storeAddress = ctx.storeAddress;
+
+  return {
+    lang,
+    header,
+    title: t(paid ? TEXT.titlePaid : TEXT.titleOther),
+    marks,
+    lines,
+    paid,
+    state: order.state,
+    total: { label: t(TEXT.total), amount: order.amount, text: formatRupiah(order.amount) },
+    notes,
+    footer: t(TEXT.footer),
+    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone) },
+  };
+}
