@@ -1,11 +1,13 @@
 import { EXIT, UsageError } from './cli/exit-codes';
 import { ORDER_USAGE, runOrderCommand, runOrdersCommand, runReconcileCommand } from './cli/order-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
+import { runServeCommand, SERVE_USAGE } from './web/command';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
   sandbox    start the sandbox payment gateway (docs/sandbox.md)
+  serve      browser mode: the cashier screen and the customer display (npm run serve)
   order      create, show, pay or cancel one order
   orders     list a day's orders
   reconcile  resolve orders whose outcome is unknown
@@ -23,6 +25,12 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.OK;
       }
       return runSandboxCommand(rest);
+    case 'serve':
+      if (wantsHelp) {
+        process.stdout.write(SERVE_USAGE);
+        return EXIT.OK;
+      }
+      return runServeCommand(rest);
     case 'order':
     case 'orders':
     case 'reconcile':

@@ -1,7 +1,9 @@
 // Electron entry: wires the shell's pieces together. Business logic lives outside src-main/electron.
 import { join } from 'node:path';
 import { app, BrowserWindow, session } from 'electron';
-import { currentAppInfo } from './electron/app-info';
+import { startAppHost, type AppHost } from './app-host';
+import { ipcEventChannel } from './common/ipc-channels';
+import { appVersion } from './electron/app-info';
 import { registerIpcApi } from './electron/ipc-api';
 import { createMainWindow } from './electron/main-window';
 import { guardNavigation } from './electron/navigation-guard';
@@ -21,16 +23,23 @@ const isOwnUrl = (url: string): boolean => isAppUrl(rendererSource, url);
 app.on('web-contents-created', (_event, contents) => guardNavigation(contents, isOwnUrl));
 app.on('session-created', denyAllPermissions);
 
-registerIpcApi({ appInfo: currentAppInfo }, isOwnUrl);
+let host: AppHost | undefined;
 
 const openWindow = (): void => {
-  createMainWindow({ preloadPath, source: rendererSource });
+  const window = createMainWindow({ preloadPath, source: rendererSource });
+  const unsubscribe = host?.app.subscribe((event) => {
+    if (!window.isDestroyed()) window.webContents.send(ipcEventChannel, event);
+  });
+  window.on('closed', () => unsubscribe?.());
 };
 
 app
   .whenReady()
-  .then(() => {
+  .then(async () => {
     denyAllPermissions(session.defaultSession);
+    // The same core as the CLI and browser mode, on the order log in the app's data folder.
+    host = await startAppHost({ version: appVersion(), dataDir: app.getPath('userData') });
+    registerIpcApi(host.app, isOwnUrl);
     openWindow();
     // macOS keeps the app alive without windows; clicking the dock icon should bring the till back.
     app.on('activate', () => {
@@ -44,4 +53,13 @@ app
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', (event) => {
+  if (!host) return;
+  // Close the order log cleanly (WAL checkpoint) before the process goes.
+  event.preventDefault();
+  const closing = host;
+  host = undefined;
+  closing.close().finally(() => app.quit());
 });

@@ -32,6 +32,8 @@ export interface Loket {
   readonly interrupted: string[];
   readonly sandbox?: SandboxHandle;
   readonly gatewayDescription: string;
+  /** The key that signs requests and callbacks (appkey or signing secret): for the callback listener only. */
+  signingKey(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,11 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       interrupted,
       ...(sandbox ? { sandbox } : {}),
       gatewayDescription: description,
+      signingKey: async () => {
+        const appKey = await secrets.get('appkey');
+        if (!appKey) throw new Error(`no appkey is stored in ${secrets.description}`);
+        return config.signing.key === 'appkey' ? appKey : ((await secrets.get('signing-secret')) ?? '');
+      },
       close: async () => {
         await sandbox?.close();
         db.close();

@@ -1,7 +1,8 @@
 // Runs in a sandboxed preload: only 'electron' (a restricted subset) can be required at runtime,
-// so everything else of ours is bundled in, and only type information comes from src-main/common.
-import { contextBridge, ipcRenderer } from 'electron';
-import { ipcChannel, type ApiArgs, type ApiMethodName, type ApiResult, type LoketApi } from '../src-main/common/api';
+// so everything else of ours is bundled in, and only type information comes from src-main/common/api.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { ApiArgs, ApiMethodName, ApiResult, LiveEvent, LoketBridge } from '../src-main/common/api';
+import { ipcChannel, ipcEventChannel } from '../src-main/common/ipc-channels';
 
 function invoke<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promise<ApiResult<M>> {
   return ipcRenderer.invoke(ipcChannel(method), ...args) as Promise<ApiResult<M>>;
@@ -10,6 +11,23 @@ function invoke<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promis
 // Each method is spelled out (no generic proxy) so the renderer can reach exactly these channels and no others.
 const api = {
   appInfo: (...args) => invoke('appInfo', ...args),
-} satisfies LoketApi;
+  listMethods: (...args) => invoke('listMethods', ...args),
+  listItems: (...args) => invoke('listItems', ...args),
+  createOrder: (...args) => invoke('createOrder', ...args),
+  getOrder: (...args) => invoke('getOrder', ...args),
+  listOrders: (...args) => invoke('listOrders', ...args),
+  cancelOrder: (...args) => invoke('cancelOrder', ...args),
+  retryOrder: (...args) => invoke('retryOrder', ...args),
+  simulatePayment: (...args) => invoke('simulatePayment', ...args),
+  showOnDisplay: (...args) => invoke('showOnDisplay', ...args),
+  receipt: (...args) => invoke('receipt', ...args),
+  printReceipt: (...args) => invoke('printReceipt', ...args),
+  onEvent: (listener: (event: LiveEvent) => void) => {
+    // The IPC event object stays here: the page gets plain data only.
+    const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);
+    ipcRenderer.on(ipcEventChannel, forward);
+    return () => ipcRenderer.off(ipcEventChannel, forward);
+  },
+} satisfies LoketBridge;
 
 contextBridge.exposeInMainWorld('loket', api);

@@ -53,6 +53,11 @@ export class OrderService {
     private readonly options: OrderServiceOptions,
   ) {}
 
+  /** Set once the callback listener knows its address (it may pick a free port at start). */
+  setNotificationUrl(url: string | undefined): void {
+    this.options.notificationUrl = url;
+  }
+
   async create(input: OrderInput, actor: Actor): Promise<CreateOutcome> {
     const id = newMerchantTransactionId(this.options.terminalId, this.clock);
     const body: Record<string, unknown> = {

@@ -1,0 +1,204 @@
+import { ApiError, type ApiHandlers, type ChargeFailure, type ChargeInput, type ChargeResult, type CatalogueItem, type DisplayState, type LiveEvent } from '../common/api';
+import type { AppInfo } from '../common/app-info';
+import { parseGatewayDate } from '../common/gateway-time';
+import type { Order, OrderState } from '../common/order';
+import type { PaymentMethod } from '../common/payment-methods';
+import type { GatewayFailure } from './gateway/client';
+import type { OrderLog } from './orders/order-log';
+import type { CreateOutcome, OrderService } from './payments/order-service';
+import type { Clock } from './ports';
+
+/** Receipt rendering and printing, provided by the host (browser printing or a network printer). */
+export interface ReceiptPort {
+  html(order: Order, options: { paper: 58 | 80; copy: boolean }): string;
+  /** Sends the receipt to the network printer; rejects with plain words when it cannot. */
+  print?(order: Order, options: { copy: boolean }): Promise<void>;
+}
+
+export interface AppServiceDeps {
+  info: AppInfo;
+  log: OrderLog;
+  orders: OrderService;
+  methods: readonly PaymentMethod[];
+  items: readonly CatalogueItem[];
+  clock: Clock;
+  receipts: ReceiptPort;
+  /** Training mode only: tells the sandbox the customer paid. */
+  simulatePayment?: (orderId: string) => Promise<void>;
+  /** Starts automatic confirmation (polling) for an order waiting for payment. */
+  watch?: (order: Order) => void;
+}
+
+/**
+ * The API every host serves (IPC in the desktop app, HTTP in browser mode): one implementation, so
+ * both behave alike. It also keeps what the customer display shows and pushes live events.
+ */
+export class AppService implements ApiHandlers {
+  private displayOrderId: string | null = null;
+  private readonly listeners = new Set<(event: LiveEvent) => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: AppServiceDeps) {
+    this.unsubscribe = deps.log.onChange((order) => {
+      this.emit({ type: 'order', order });
+      if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayState() });
+    });
+  }
+
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  appInfo(): AppInfo {
+    return this.deps.info;
+  }
+
+  listMethods(): PaymentMethod[] {
+    return this.deps.methods.filter((m) => m.enabled);
+  }
+
+  listItems(): CatalogueItem[] {
+    return [...this.deps.items];
+  }
+
+  async createOrder(input: ChargeInput): Promise<ChargeResult> {
+    const outcome = await this.deps.orders.create(
+      {
+        methodId: input.methodId,
+        amount: input.amount,
+        itemName: input.itemName,
+        ...(input.itemId ? { itemId: input.itemId } : {}),
+        ...(input.customerName ? { customerName: input.customerName } : {}),
+        ...(input.phone ? { phone: input.phone } : {}),
+        ...(input.api ? { api: input.api } : {}),
+      },
+      { source: 'cashier' },
+    );
+    return this.settleCharge(outcome);
+  }
+
+  async retryOrder(id: string): Promise<ChargeResult> {
+    this.requireOrder(id);
+    return this.settleCharge(await this.deps.orders.resend(id, { source: 'cashier' }));
+  }
+
+  getOrder(id: string): Order | null {
+    return this.deps.log.get(id) ?? null;
+  }
+
+  listOrders(filter: { date?: string; state?: OrderState }): Order[] {
+    const tz = this.deps.info.timeZone;
+    const day = filter.date ?? new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(this.deps.clock.now());
+    const from = parseGatewayDate(`${day} 00:00:00`, tz);
+    if (!from) throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+    const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1));
+    const to = parseGatewayDate(`${next.toISOString().slice(0, 10)} 00:00:00`, tz)!;
+    // Newest first: the cashier looks for the sale just made.
+    return this.deps.log.list({ from, to, ...(filter.state ? { state: filter.state } : {}) }).reverse();
+  }
+
+  cancelOrder(id: string, reason: string): Order {
+    const order = this.requireOrder(id);
+    if (order.state !== 'awaiting_payment' && order.state !== 'unknown') {
+      throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment or with an unknown outcome can be cancelled`);
+    }
+    return this.deps.orders.cancel(id, { source: 'cashier', actor: 'cashier', reason });
+  }
+
+  async simulatePayment(id: string): Promise<Order> {
+    if (!this.deps.simulatePayment || this.deps.info.mode !== 'sandbox') {
+      throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
+    }
+    const order = this.requireOrder(id);
+    if (order.state !== 'awaiting_payment') throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment can be paid`);
+    await this.deps.simulatePayment(id);
+    return this.requireOrder(id);
+  }
+
+  showOnDisplay(id: string | null): DisplayState {
+    if (id !== null) this.requireOrder(id);
+    this.displayOrderId = id;
+    const state = this.displayState();
+    this.emit({ type: 'display', state });
+    return state;
+  }
+
+  displayState(): DisplayState {
+    const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
+    const method = order ? this.deps.methods.find((m) => m.id === order.methodId) : undefined;
+    return {
+      mode: this.deps.info.mode,
+      storeName: this.deps.info.storeName,
+      lang: this.deps.info.lang,
+      order: order
+        ? {
+            amount: order.amount,
+            itemName: order.itemName,
+            methodLabel: method?.label ?? { id: order.methodId, en: order.methodId },
+            provider: method?.provider ?? order.methodId,
+            kind: order.kind,
+            state: order.state,
+            ...(order.expiresAt ? { expiresAt: order.expiresAt } : {}),
+            ...(order.instruction ? { instruction: order.instruction } : {}),
+          }
+        : null,
+    };
+  }
+
+  receipt(id: string, options: { paper: 58 | 80; copy: boolean }): { html: string } {
+    const order = this.requireOrder(id);
+    this.deps.log.note(id, { source: 'cashier', reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})` });
+    return { html: this.deps.receipts.html(order, options) };
+  }
+
+  async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
+    const order = this.requireOrder(id);
+    if (!this.deps.receipts.print) return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
+    try {
+      await this.deps.receipts.print(order, options);
+      this.deps.log.note(id, { source: 'cashier', reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}` });
+      return { ok: true, message: options.copy ? 'Copy printed.' : 'Receipt printed.' };
+    } catch (err) {
+      // The sale stands whatever the printer does; the cashier is told and can print again.
+      this.deps.log.note(id, { source: 'cashier', reason: `receipt printer failed: ${(err as Error).message}` });
+      return { ok: false, message: (err as Error).message };
+    }
+  }
+
+  private settleCharge(outcome: CreateOutcome): ChargeResult {
+    if (outcome.order) {
+      // The customer sees the new order at once, whatever its outcome.
+      this.showOnDisplay(outcome.order.id);
+      if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
+    }
+    if (outcome.ok) return { ok: true, order: outcome.order };
+    return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure: publicFailure(outcome.failure) };
+  }
+
+  private requireOrder(id: string): Order {
+    const order = this.deps.log.get(id);
+    if (!order) throw new ApiError('not_found', `no order ${id}`);
+    return order;
+  }
+
+  private emit(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** Only what the cashier can act on: the raw gateway body stays in the order log. */
+export function publicFailure(failure: GatewayFailure): ChargeFailure {
+  return {
+    class: failure.class,
+    message: failure.message,
+    ...(failure.class === 'invalid_input' ? { issues: failure.issues } : {}),
+    ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),
+    ...('httpStatus' in failure ? { httpStatus: failure.httpStatus } : {}),
+  };
+}

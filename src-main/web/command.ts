@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startAppHost } from '../app-host';
+import { UsageError } from '../sandbox/command';
+import { startWebHost } from './web-host';
+
+export const SERVE_USAGE = `Usage: npm run serve [-- options]     (or: npm run cli -- serve [options] after npm run build)
+
+Browser mode: serves the cashier screen and the customer display to a browser on this machine.
+
+  --host H           address to bind (default 127.0.0.1)
+  --port N           port (default 5173; 0 picks a free one)
+  --lang id|en       the screens' language (default id)
+  --lan              allow a non-loopback --host, e.g. a tablet as customer display (the cashier
+                     URL's token is then the only thing between the network and the till: keep it secret)
+  --printer H:P      an ESC/POS network receipt printer (TCP, usually port 9100)
+  --paper 58|80      receipt paper width for the network printer (default 58)
+`;
+
+export const RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+export async function runServeCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      lang: { type: 'string' },
+      lan: { type: 'boolean' },
+      printer: { type: 'string' },
+      paper: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const host = values.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !values.lan) {
+    throw new UsageError(`--host: ${host} would open the till to the network; add --lan if that is what you want`);
+  }
+  const port = values.port === undefined ? 5173 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
+  const lang = values.lang ?? 'id';
+  if (lang !== 'id' && lang !== 'en') throw new UsageError(`--lang: must be id or en (got ${JSON.stringify(lang)})`);
+  const paper = values.paper === undefined ? 58 : Number(values.paper);
+  if (paper !== 58 && paper !== 80) throw new UsageError(`--paper: must be 58 or 80 (got ${JSON.stringify(values.paper)})`);
+  let printer: { host: string; port: number; paper: 58 | 80 } | undefined;
+  if (values.printer) {
+    const m = /^([^:]+):(\d{1,5})$/.exec(values.printer);
+    if (!m) throw new UsageError(`--printer: must be HOST:PORT, e.g. 192.168.1.50:9100 (got ${JSON.stringify(values.printer)})`);
+    printer = { host: m[1]!, port: Number(m[2]), paper };
+  }
+  if (!existsSync(`${RENDERER_DIR}/index.html`)) {
+    throw new Error(`the screens are not built yet (${RENDERER_DIR} is missing): run npm run serve, which builds them first`);
+  }
+  const log = values.quiet ? () => undefined : (line: string) => console.error(`[loket] ${line}`);
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+  const appHost = await startAppHost({ version, lang, log, sandboxLog: values.quiet ? () => undefined : (l) => console.error(`[sandbox] ${l}`), ...(printer ? { printer } : {}) });
+  let web;
+  try {
+    web = await startWebHost({ app: appHost.app, staticDir: RENDERER_DIR, host, port, log });
+  } catch (err) {
+    await appHost.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`--port: ${port} is in use; choose another with --port, or 0 for any free port`);
+    throw err;
+  }
+  const mode = appHost.loket.training ? 'SANDBOX (training mode: no real money moves)' : 'LIVE';
+  console.log(`Loket browser mode — ${mode}`);
+  console.log(`gateway: ${appHost.loket.gatewayDescription}`);
+  console.log(`cashier: ${web.cashierUrl}`);
+  console.log(`display: ${web.displayUrl}`);
+  console.log('Open the cashier URL on this machine and the display URL on the customer screen. Ctrl-C stops.');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  console.log('stopping');
+  await web.close();
+  await appHost.close();
+  return 0;
+}
