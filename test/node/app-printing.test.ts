@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { tempDir } from './helpers/loket';
+
+let host: AppHost | undefined;
+let printer: Server | undefined;
+const dir = tempDir('loket-print-');
+
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+  await new Promise<void>((r) => (printer ? printer.close(() => r()) : r()));
+  printer = undefined;
+});
+
+async function paidSale(h: AppHost) {
+  const charged = await h.app.createOrder({ methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' });
+  if (!charged.ok) throw new Error(charged.failure.message);
+  return h.app.simulatePayment(charged.order.id);
+}
+
+describe('receipts from a sale', () => {
+  it('prints ESC/POS to a network printer; a reprint says SALINAN (copy) and SANDBOX', async () => {
+    const received: Buffer[] = [];
+    printer = createServer((socket) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (d) => chunks.push(d));
+      socket.on('end', () => received.push(Buffer.concat(chunks)));
+    });
+    await new Promise<void>((r) => printer!.listen(0, '127.0.0.1', r));
+    const port = (printer.address() as AddressInfo).port;
+    host = await startAppHost({ version: 't', dataDir: join(dir.path, 'a'), env: {}, printer: { host: '127.0.0.1', port, paper: 58 } });
+    expect(host.app.appInfo().networkPrinter).toBe(true);
+    const order = await paidSale(host);
+    expect(order.state).toBe('paid');
+    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({ ok: true, message: 'Receipt printed.' });
+    expect(await host.app.printReceipt(order.id, { copy: true })).toMatchObject({ ok: true });
+    await expect.poll(() => received.length).toBe(2);
+    const [original, copy] = received.map((b) => b.toString('latin1'));
+    expect(original!.startsWith('\x1b@')).toBe(true);
+    expect(original).toContain('Rp25.000');
+    expect(original).toContain('LUNAS');
+    expect(original).toContain('SANDBOX');
+    expect(original).not.toContain('SALINAN');
+    expect(copy).toContain('SALINAN');
+  });
+
+  it('with the printer down the sale still completes, and the cashier is told in plain words', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    host = await startAppHost({ version: 't', dataDir: join(dir.path, 'b'), env: {}, printer: { host: '127.0.0.1', port, paper: 80 } });
+    const order = await paidSale(host);
+    const result = await host.app.printReceipt(order.id, { copy: false });
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/refused the connection/);
+    expect(host.app.getOrder(order.id)!.state).toBe('paid');
+    expect(host.loket.log.events(order.id).at(-1)).toMatchObject({ type: 'note', reason: expect.stringContaining('receipt printer failed') });
+  });
+
+  it('without a network printer the receipt comes as HTML for the browser to print', async () => {
+    host = await startAppHost({ version: 't', dataDir: join(dir.path, 'c'), env: {} });
+    const order = await paidSale(host);
+    expect(await host.app.printReceipt(order.id, { copy: false })).toMatchObject({ ok: false, message: expect.stringContaining('print from this screen') });
+    const { html } = host.app.receipt(order.id, { paper: 80, copy: true });
+    expect(html).toContain('Rp25.000');
+    expect(html).toMatch(/SALINAN/);
+    expect(html).toMatch(/size: 80mm/);
+  });
+});
