@@ -152,7 +152,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   }
 
-  function openStream(req: IncomingMessage, res: ServerResponse, subscribe: (send: (event: LiveEvent) => void) => () => void): void {
+  function openStream(_req: IncomingMessage, res: ServerResponse, subscribe: (send: (event: LiveEvent) => void) => () => void): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
     streams.add(res);
@@ -161,7 +161,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
-    req.on('close', () => {
+    // The response's close, not the request's: a request whose (empty) body was read is 'closed' at once.
+    res.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
       streams.delete(res);

@@ -165,14 +165,19 @@ describe('browser mode host: orders and the live channels', () => {
       expect((await fetch(`${web.url}/display/state?key=${key}`, { method })).status).toBe(405);
     }
     expect((await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'x' }], key)).status).toBe(401);
+    await call('showOnDisplay', [null]);
     const events = await readEvents(
       `/display/events?key=${key}`,
-      (es) => es.some((e) => e.type === 'display' && e.state.order === null),
+      (es) => es.some((e) => e.type === 'display' && e.state.order?.state === 'awaiting_payment'),
       async () => {
-        await call('showOnDisplay', [null]);
+        // Give the stream a moment to be subscribed, as a display that was opened before the sale.
+        await new Promise((r) => setTimeout(r, 100));
+        await call('createOrder', [{ methodId: 'va_bni', amount: 150000, itemName: 'Beras 10 kg' }]);
       },
     );
-    expect(events[0]!.type).toBe('display');
+    // First the current (idle) state, then the new order as the customer sees it.
+    expect(events[0]).toMatchObject({ type: 'display', state: { order: null } });
+    expect(events.at(-1)).toMatchObject({ type: 'display', state: { order: { amount: 150000, instruction: { type: 'virtual_account' } } } });
     expect(events.every((e) => e.type === 'display')).toBe(true);
   });
 
