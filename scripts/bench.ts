@@ -5,7 +5,8 @@
  *
  *   (a) order creation through the core vs a bare signed POST to the same sandbox;
  *   (b) the order log at scale: one day's summary and list on a big vs a small file, and the write path
- *       with synchronous=FULL vs OFF.
+ *       with synchronous=FULL vs OFF;
+ *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { buildOrderLogFile, planDays, STORE_TIME_ZONE, targetRange } from './ben
 import { describeMachine, machineInfo } from './bench/machine';
 import { benchOrderCreation, QRIS_METHOD, type OrderCreateResult } from './bench/order-create';
 import { benchInserts, benchQueries } from './bench/order-log';
+import { benchChargeToQr, renderChargeToQr, type ChargeToQrResult } from './bench/charge-to-qr';
 import { renderReport, resultsJson, type OrderLogResults } from './bench/report';
 import { captureSamples, type Samples } from './bench/samples';
 import { fmtInt, fmtSeconds } from './bench/stats';
@@ -90,7 +92,12 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   say(`Loket benchmarks: ${describeMachine(machine)}`);
 
-  const { orderCreation, samples } = await runOrderCreationAndSamples(config);
+  let screen: ChargeToQrResult | undefined;
+  if (config.only === 'all' || config.only === 'screen') {
+    say(`(c) browser mode: ${config.sales} sales from Charge to the QR on the customer display…`);
+    screen = await benchChargeToQr(config.sales, say);
+  }
+  const { orderCreation, samples } = config.only === 'screen' ? {} : await runOrderCreationAndSamples(config);
   const orderLog = samples ? await runOrderLog(config, samples) : undefined;
 
   const results = {
@@ -100,11 +107,16 @@ async function main(): Promise<void> {
     config,
     ...(orderCreation ? { orderCreation } : {}),
     ...(orderLog ? { orderLog } : {}),
+    ...(screen ? { screen } : {}),
   };
   mkdirSync(join(RESULTS_PATH, '..'), { recursive: true });
   writeFileSync(RESULTS_PATH, JSON.stringify(resultsJson(results), null, 2) + '\n');
   say('');
   say(renderReport(results));
+  if (screen) {
+    say('');
+    say(renderChargeToQr(screen));
+  }
   say('');
   say(`Results written to ${RESULTS_PATH}`);
 }

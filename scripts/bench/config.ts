@@ -15,8 +15,10 @@ export interface BenchConfig {
   queryRepeats: number;
   /** (b) Orders written through OrderLog.create + transition, at each synchronous setting. */
   inserts: number;
+  /** (c) Sales from Charge to the QR on the display. */
+  sales: number;
   /** Which parts to run. */
-  only: 'all' | 'orders' | 'log';
+  only: 'all' | 'orders' | 'log' | 'screen';
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -31,7 +33,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
   const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
   const only = env.BENCH_ONLY ?? 'all';
-  if (only !== 'all' && only !== 'orders' && only !== 'log') throw new Error(`BENCH_ONLY: must be orders, log or all (got ${JSON.stringify(only)})`);
+  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen') {
+    throw new Error(`BENCH_ONLY: must be orders, log, screen or all (got ${JSON.stringify(only)})`);
+  }
   return {
     orders,
     // 50 rounds write 100 orders through the core: enough for JIT, the connection pool, and the WAL file
@@ -43,6 +47,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     days: intFromEnv(env, 'BENCH_LOG_DAYS', 90, 2),
     queryRepeats: intFromEnv(env, 'BENCH_REPEAT', 30, 1),
     inserts: intFromEnv(env, 'BENCH_INSERTS', 2_000, 10),
+    sales: intFromEnv(env, 'BENCH_SALES', 50, 5),
     only,
   };
 }

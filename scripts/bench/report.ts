@@ -1,4 +1,5 @@
 /** The end-of-run table and the JSON file of benchmark results. */
+import type { ChargeToQrResult } from './charge-to-qr';
 import type { BenchConfig } from './config';
 import type { BuildResult } from './log-data';
 import { describeMachine, type MachineInfo } from './machine';
@@ -23,6 +24,7 @@ export interface BenchResults {
   config: BenchConfig;
   orderCreation?: OrderCreateResult;
   orderLog?: OrderLogResults;
+  screen?: ChargeToQrResult;
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -115,6 +117,7 @@ export function resultsJson(r: BenchResults): unknown {
     ratioP95: round(c.ratioP95),
   });
   return {
+    ...(r.screen ? { screen: { sales: r.screen.sales, chargeToQr: roundDistribution(r.screen.chargeToQr), sandboxAnswer: roundDistribution(r.screen.sandboxAnswer) } } : {}),
     finishedAt: r.finishedAt,
     totalSeconds: round(r.totalMs / 1000, 1),
     machine: r.machine,
