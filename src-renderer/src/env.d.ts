@@ -1,9 +1,9 @@
-import type { LoketApi } from '../../src-main/common/api';
+import type { LoketBridge } from '../../src-main/common/api';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload; absent when the renderer runs in a plain browser. */
-    loket?: LoketApi;
+    /** Set by the Electron preload; absent when the renderer runs in a plain browser (browser mode). */
+    loket?: LoketBridge;
   }
 }
 

@@ -1,0 +1,62 @@
+import type { Lang } from '../../../src-main/common/app-info';
+
+export { formatRupiah } from '../../../src-main/common/money';
+
+/** "25000" → "25.000": the Indonesian thousands separator, as formatRupiah groups. */
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+}
+
+/** The digits of a typed amount, without leading zeros, at most `maxDigits` long. */
+export function amountDigits(text: string, maxDigits = 12): string {
+  return text.replace(/\D/g, '').replace(/^0+/, '').slice(0, maxDigits);
+}
+
+const LOCALE: Record<Lang, string> = { id: 'id-ID', en: 'en-GB' };
+
+function formatter(lang: Lang, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat(LOCALE[lang], { ...options, timeZone });
+  } catch {
+    // An unknown zone in the settings must not break the screen: fall back to the machine's.
+    return new Intl.DateTimeFormat(LOCALE[lang], options);
+  }
+}
+
+/** A time of day in the store's zone, e.g. "14.05" (id) or "14:05" (en). */
+export function formatTime(iso: string, timeZone: string, lang: Lang): string {
+  return formatter(lang, timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+}
+
+/** A date and time in the store's zone, e.g. "23 Nov 2026 13.30". */
+export function formatDateTime(iso: string, timeZone: string, lang: Lang): string {
+  return formatter(lang, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(iso),
+  );
+}
+
+/** Time left as mm:ss, or hh:mm:ss from an hour up (virtual accounts live a day). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${two(h)}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
+}
+
+/** A VA number or store code in groups of four, as people read it aloud and type it: "8808 3715 5096 7166". */
+export function groupInFours(code: string): string {
+  return code.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/**
+ * The gateway's `expired_date` ("YYYY-MM-DD HH:MM:SS", a wall-clock time in the gateway's zone) shown as the
+ * gateway wrote it, without converting zones; undefined when it is not in that form.
+ */
+export function formatGatewayWallClock(value: string, lang: Lang): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!m) return undefined;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5])));
+  return formatDateTime(at.toISOString(), 'UTC', lang);
+}

@@ -1,0 +1,97 @@
+import type { CatalogueItem, ChargeInput } from '../../../src-main/common/api';
+import type { FieldIssue, SEED_LIMITS } from '../../../src-main/common/order-request';
+import type { PaymentMethod } from '../../../src-main/common/payment-methods';
+import { amountDigits } from '../lib/format';
+import { isFormField, type FormField } from '../lib/issues';
+
+/**
+ * The gateway's item_name limit (seed §8). Typed as the contract's literal, so a change there fails to
+ * compile here; imported as a type only, which keeps the contract's zod schemas out of the renderer bundle.
+ */
+export const ITEM_NAME_MAX: (typeof SEED_LIMITS)['item_name'] = 25;
+
+/** Characters as people count them (code points), the way the gateway counts item_name. */
+export function charLength(value: string): number {
+  return Array.from(value).length;
+}
+
+export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '000' | 'backspace' | 'clear';
+
+/** What the cashier is typing: the sale before it is charged. */
+export class SaleForm {
+  amountDigits = $state('');
+  itemName = $state('');
+  /** Set by a quick item; dropped when the name is edited away from it. */
+  itemId = $state<string | undefined>(undefined);
+  private itemIdName: string | undefined;
+  methodId = $state('');
+  customerName = $state('');
+  phone = $state('');
+  useHostedPage = $state(false);
+  /** The gateway's field issues from the last charge, shown next to their fields. */
+  issues = $state.raw<FieldIssue[]>([]);
+
+  amount = $derived(Number(this.amountDigits || '0'));
+  itemLength = $derived(charLength(this.itemName));
+
+  setAmountText(text: string): void {
+    this.amountDigits = amountDigits(text);
+    this.clearIssue('amount');
+  }
+
+  press(key: KeypadKey): void {
+    if (key === 'clear') this.amountDigits = '';
+    else if (key === 'backspace') this.amountDigits = this.amountDigits.slice(0, -1);
+    else this.amountDigits = amountDigits(this.amountDigits + key);
+    this.clearIssue('amount');
+  }
+
+  /** Sets the item name, cut at the gateway's limit; returns the value kept. */
+  setItemName(value: string): string {
+    const kept = charLength(value) > ITEM_NAME_MAX ? Array.from(value).slice(0, ITEM_NAME_MAX).join('') : value;
+    this.itemName = kept;
+    if (this.itemId !== undefined && kept !== this.itemIdName) this.itemId = undefined;
+    this.clearIssue('item_name');
+    return kept;
+  }
+
+  pickItem(item: CatalogueItem): void {
+    this.setItemName(item.name);
+    this.itemId = item.itemId;
+    this.itemIdName = this.itemName;
+    this.amountDigits = amountDigits(String(item.price));
+    this.clearIssue('amount');
+  }
+
+  issueFor(field: FormField): FieldIssue | undefined {
+    return this.issues.find((i) => i.field === field);
+  }
+
+  /** Issues for fields the form has no input for (shown at the top of the form). */
+  otherIssues = $derived(this.issues.filter((i) => !isFormField(i.field)));
+
+  clearIssue(field: string): void {
+    if (this.issues.some((i) => i.field === field)) this.issues = this.issues.filter((i) => i.field !== field);
+  }
+
+  /** The order to send; extra fields go along only when the chosen method takes them. */
+  toChargeInput(method: PaymentMethod | undefined): ChargeInput {
+    const input: ChargeInput = { methodId: this.methodId, amount: this.amount, itemName: this.itemName.trim() };
+    if (this.itemId) input.itemId = this.itemId;
+    if (method?.requiresCustomerName && this.customerName.trim()) input.customerName = this.customerName.trim();
+    if (method?.requiresPhone && this.phone.trim()) input.phone = this.phone.replace(/[\s-]/g, '');
+    if (this.useHostedPage) input.api = 'v1';
+    return input;
+  }
+
+  /** A fresh sale; the method stays chosen, as the next customer usually pays the same way. */
+  reset(): void {
+    this.amountDigits = '';
+    this.itemName = '';
+    this.itemId = undefined;
+    this.itemIdName = undefined;
+    this.customerName = '';
+    this.phone = '';
+    this.issues = [];
+  }
+}

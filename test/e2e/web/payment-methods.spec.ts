@@ -1,0 +1,148 @@
+// One whole sale per kind of payment method, through the real browser mode and the embedded sandbox: the
+// cashier charges, the customer display shows the right instruction, a simulated payment shows "paid" on both
+// screens, and the receipt says so.
+import type { Page } from '@playwright/test';
+import type { Order } from '../../../src-main/common/order';
+import { formatRupiah } from '../../../src-main/common/money';
+import { chargeToPanel, decodeQr, expect, fillSale, test, type SaleInput } from './fixtures';
+
+interface Case {
+  title: string;
+  sale: SaleInput;
+  /** What the customer display must show for this order. */
+  check: (display: Page, order: Order) => Promise<void>;
+}
+
+/** The QR on the display encodes `text` exactly: in its attribute, and as a phone would read it from the screen. */
+async function expectQr(display: Page, text: string): Promise<void> {
+  const qr = display.getByTestId('display-qr');
+  await expect(qr).toBeVisible();
+  await expect(qr).toHaveAttribute('data-qr-text', text);
+  const box = (await qr.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(320);
+  expect(decodeQr(await qr.screenshot())).toBe(text);
+}
+
+function instruction<T extends NonNullable<Order['instruction']>['type']>(order: Order, type: T) {
+  expect(order.instruction?.type).toBe(type);
+  return order.instruction as Extract<NonNullable<Order['instruction']>, { type: T }>;
+}
+
+const cases: Case[] = [
+  {
+    title: 'QRIS (qris_dynamic)',
+    sale: { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' },
+    check: async (display, order) => {
+      await expectQr(display, instruction(order, 'qr').qrString);
+      await expect(display.getByText('Pindai dengan aplikasi QRIS apa saja')).toBeVisible();
+    },
+  },
+  {
+    title: 'e-wallet redirect (ewallet_ovo)',
+    sale: { amount: 32000, item: 'Roti bakar', method: 'ewallet_ovo' },
+    check: async (display, order) => {
+      await expectQr(display, instruction(order, 'ewallet').redirect);
+      await expect(display.getByText('Pindai dengan ponsel Anda untuk membayar dengan OVO')).toBeVisible();
+      await expect(display.getByTestId('display-qris-image')).toHaveCount(0);
+    },
+  },
+  {
+    title: 'e-wallet QR + redirect (ewallet_shopeepay)',
+    sale: { amount: 41000, item: 'Nasi goreng', method: 'ewallet_shopeepay' },
+    check: async (display, order) => {
+      const given = instruction(order, 'ewallet');
+      await expectQr(display, given.redirect);
+      const image = display.getByTestId('display-qris-image');
+      await expect(image).toHaveAttribute('src', given.qrisUrl!);
+      // The gateway's image really loads under the page's CSP.
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    },
+  },
+  {
+    title: 'carrier SMS reply (airtime_telkomsel)',
+    sale: { amount: 20000, item: 'Pulsa 20.000', method: 'airtime_telkomsel', phone: '081234567890' },
+    check: async (display, order) => {
+      const sms = instruction(order, 'sms_reply');
+      expect(sms.short_code).toBeTruthy();
+      await expect(display.getByTestId('display-sms')).toHaveText(`${sms.keyword} ${sms.sms_code} ke ${sms.short_code}`);
+      await expect(display.getByText('Kirim SMS')).toBeVisible();
+    },
+  },
+  {
+    title: 'carrier billing (airtime_tri)',
+    sale: { amount: 10000, item: 'Pulsa Tri', method: 'airtime_tri', phone: '089612345678' },
+    check: async (display, order) => {
+      instruction(order, 'carrier_billing');
+      await expect(display.getByText('Konfirmasi tagihan di ponsel Anda')).toBeVisible();
+    },
+  },
+  {
+    title: 'bank virtual account (va_bni)',
+    sale: { amount: 150000, item: 'Beras premium 5 kg', method: 'va_bni' },
+    check: async (display, order) => {
+      const va = instruction(order, 'virtual_account').va;
+      await expect(display.getByTestId('display-va')).toHaveText(va.replace(/(.{4})(?=.)/g, '$1 '));
+      await expect(display.getByText('Transfer ke virtual account ini')).toBeVisible();
+      await expect(display.getByText('Bank BNI')).toBeVisible();
+      await expect(display.getByTestId('display-countdown')).toHaveText(/^\d{2}:\d{2}:\d{2}$/);
+    },
+  },
+  {
+    title: 'bank virtual account with customer name (va_bca)',
+    sale: { amount: 275000, item: 'Sepatu', method: 'va_bca', customerName: 'Budi Santoso' },
+    check: async (display, order) => {
+      expect(order.customerName).toBe('Budi Santoso');
+      const va = instruction(order, 'virtual_account').va;
+      await expect(display.getByTestId('display-va')).toHaveText(va.replace(/(.{4})(?=.)/g, '$1 '));
+      await expect(display.getByText('Bank BCA')).toBeVisible();
+    },
+  },
+  {
+    title: 'convenience store code (va_indomaret)',
+    sale: { amount: 60000, item: 'Token listrik', method: 'va_indomaret' },
+    check: async (display, order) => {
+      const va = instruction(order, 'virtual_account').va;
+      await expect(display.getByTestId('display-va')).toHaveText(va.replace(/(.{4})(?=.)/g, '$1 '));
+      await expect(display.getByText('Tunjukkan kode ini di kasir Indomaret')).toBeVisible();
+    },
+  },
+  {
+    title: 'hosted payment page, V1 (qris_dynamic)',
+    sale: { amount: 12500, item: 'Es teh manis', method: 'qris_dynamic', hostedPage: true },
+    check: async (display, order) => {
+      expect(order.api).toBe('v1');
+      await expectQr(display, instruction(order, 'payment_page').url);
+      await expect(display.getByText('Pindai untuk membuka halaman pembayaran')).toBeVisible();
+    },
+  },
+];
+
+for (const c of cases) {
+  test(`${c.title}: charge → instruction on the display → simulated payment → paid on both → receipt`, async ({ loket, cashier, display }) => {
+    await fillSale(cashier, c.sale);
+    const id = await chargeToPanel(cashier);
+    const order = (await loket.call('getOrder', id))!;
+    expect(order).toMatchObject({ state: 'awaiting_payment', methodId: c.sale.method, amount: c.sale.amount, itemName: c.sale.item });
+
+    // The customer display follows without a reload.
+    await expect(display.getByTestId('display')).toHaveAttribute('data-screen', 'order');
+    await expect(display.getByTestId('display-amount')).toHaveText(formatRupiah(c.sale.amount));
+    await expect(display.getByTestId('display-item')).toHaveText(c.sale.item);
+    await c.check(display, order);
+    // The cashier sees a preview of the same instruction.
+    await expect(cashier.getByTestId('preview-instruction')).toHaveAttribute('data-type', order.instruction!.type);
+
+    await cashier.getByRole('button', { name: 'Simulasikan pembayaran' }).click();
+    await expect(cashier.getByTestId('payment-state')).toHaveText('✓ Lunas');
+    await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'paid');
+    await expect(display.getByRole('heading', { name: 'Terima kasih!' })).toBeVisible();
+    await expect(display.getByText('Pembayaran diterima')).toBeVisible();
+
+    await cashier.getByRole('button', { name: 'Cetak struk' }).click();
+    const receipt = cashier.frameLocator('[data-testid=receipt-frame]').locator('body');
+    await expect(receipt).toContainText(c.sale.item);
+    await expect(receipt).toContainText(formatRupiah(c.sale.amount));
+    await expect(receipt).toContainText('LUNAS');
+    await expect(receipt).not.toContainText('SALINAN');
+  });
+}
