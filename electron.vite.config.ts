@@ -26,6 +26,8 @@ export default defineConfig({
     plugins: [svelte()],
     build: {
       outDir: resolve(root, 'out/renderer'),
+      // The screens load on every till start and over the LAN on a tablet display: ship them small.
+      minify: true,
       rollupOptions: { input: { index: resolve(root, 'src-renderer/index.html') } },
     },
   },

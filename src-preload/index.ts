@@ -20,6 +20,7 @@ const api = {
   retryOrder: (...args) => invoke('retryOrder', ...args),
   simulatePayment: (...args) => invoke('simulatePayment', ...args),
   showOnDisplay: (...args) => invoke('showOnDisplay', ...args),
+  displayState: (...args) => invoke('displayState', ...args),
   receipt: (...args) => invoke('receipt', ...args),
   printReceipt: (...args) => invoke('printReceipt', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {

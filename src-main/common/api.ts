@@ -45,6 +45,7 @@ export const apiArgSchemas = {
   retryOrder: z.tuple([orderId]),
   simulatePayment: z.tuple([orderId]),
   showOnDisplay: z.tuple([orderId.nullable()]),
+  displayState: z.tuple([]),
   receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
   printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
 } as const;
@@ -110,6 +111,7 @@ interface Results {
   retryOrder: ChargeResult;
   simulatePayment: Order;
   showOnDisplay: DisplayState;
+  displayState: DisplayState;
   receipt: ReceiptView;
   printReceipt: PrintResult;
 }

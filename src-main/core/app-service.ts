@@ -85,7 +85,7 @@ export class AppService implements ApiHandlers {
 
   async retryOrder(id: string): Promise<ChargeResult> {
     this.requireOrder(id);
-    return this.settleCharge(await this.deps.orders.resend(id, { source: 'cashier' }));
+    return this.settleCharge(await this.deps.orders.resolve(id, { source: 'cashier' }));
   }
 
   getOrder(id: string): Order | null {

@@ -151,6 +151,30 @@ describe('OrderService.create', () => {
   });
 });
 
+describe('OrderService.resolve (the cashier\'s "check again")', () => {
+  it('sent without an answer: asks the inquiry and finds the order waiting for payment', async () => {
+    sandbox.faults.set(fault({ drop_after_store: true }));
+    const created = await loket.orders.create(qris, cashier);
+    expect(created.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    const resolved = await loket.orders.resolve(created.order!.id, cashier);
+    expect(resolved.ok && resolved.order.state).toBe('awaiting_payment');
+    // The create answer was lost; the customer can still pay through the hosted page the inquiry names.
+    const token = sandbox.orders.get(created.order!.id)!.token;
+    expect(resolved.order!.instruction).toEqual({ type: 'payment_page', token, url: `${sandbox.url}/api/order/loket-sandbox/${token}` });
+    expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === created.order!.id)).toHaveLength(1);
+  });
+
+  it('without an inquiry: re-sends; a duplicate answer keeps the outcome unknown, never a rejection', async () => {
+    await loket.close();
+    loket = await loketAgainst(sandbox, dir.path, { LOKET_INQUIRY_PATH: '' });
+    sandbox.faults.set(fault({ drop_after_store: true }));
+    const created = await loket.orders.create(qris, cashier);
+    const resolved = await loket.orders.resolve(created.order!.id, cashier);
+    expect(resolved.ok ? null : resolved.failure.class).toBe('unknown');
+    expect(resolved.order).toMatchObject({ state: 'unknown', delivery: 'answered' });
+  });
+});
+
 describe('gateway statuses, manual override', () => {
   it('applies forward changes only, idempotently; a payment after cancel is a flagged late payment', async () => {
     const a = await loket.orders.create(qris, cashier);

@@ -34,7 +34,8 @@ export type CreateResult =
 
 export type InquiryStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
 export type InquiryResult =
-  | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; raw: string }
+  /** `token`: where the answer names the order's payment-page token (the sandbox does), so a found order can still be paid. */
+  | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; token?: string; raw: string }
   | { ok: false; failure: GatewayFailure };
 
 type HttpResult = { kind: 'answer'; status: number; text: string } | { kind: 'not_sent'; message: string } | { kind: 'no_answer'; message: string };
@@ -118,11 +119,13 @@ export class GatewayClient {
     }
     const tx = json.data?.transaction_id;
     const paidAt = json.data?.paid_at;
+    const token = json.data?.token;
     return {
       ok: true,
       status,
       ...(typeof tx === 'string' ? { transactionId: tx } : {}),
       ...(typeof paidAt === 'string' ? { paidAt } : {}),
+      ...(typeof token === 'string' && token !== '' ? { token } : {}),
       raw: http.text,
     };
   }

@@ -111,6 +111,34 @@ export class OrderService {
   }
 
   /**
+   * The cashier's "check again" for one unknown order: re-send it when it certainly never left, else ask
+   * the gateway's status inquiry (as reconciliation does), else re-send — the gateway's duplicate rule
+   * makes that safe, and a duplicate answer means it exists there, so the outcome stays unknown.
+   */
+  async resolve(id: string, actor: Actor): Promise<CreateOutcome> {
+    const order = this.require(id);
+    if (order.state !== 'unknown') {
+      return order.state === 'awaiting_payment' || order.state === 'paid'
+        ? { ok: true, order }
+        : { ok: false, order, failure: { class: 'invalid_input', message: `order ${id} is ${order.state}; nothing to check`, issues: [] } };
+    }
+    if (order.delivery === 'not_sent' || !this.client.config.inquiryPath) {
+      const sent = await this.send(id, order.api, this.log.requestBody(id)!, actor);
+      if (!sent.ok && sent.failure.class === 'rejected' && sent.failure.duplicate) {
+        return { ok: false, order: this.require(id), failure: { class: 'unknown', message: 'the gateway already has this order, but its payment data could not be read; a manager must check it' } };
+      }
+      return sent;
+    }
+    const outcome = await this.reconcileOne(order, actor);
+    const after = this.require(id);
+    if (after.state === 'unknown') return { ok: false, order: after, failure: { class: 'unknown', message: outcome } };
+    if (after.state === 'rejected') {
+      return { ok: false, order: after, failure: { class: 'rejected', message: after.rejection?.message ?? outcome, httpStatus: after.rejection?.httpStatus ?? 0, duplicate: false, ...(after.rejection?.retcode ? { retcode: after.rejection.retcode } : {}) } };
+    }
+    return { ok: true, order: after };
+  }
+
+  /**
    * Resolves every unknown order: by status inquiry where the gateway has one, by re-sending where the
    * request certainly never left, else leaves it for a manager. Returns what happened to each.
    */
@@ -127,10 +155,16 @@ export class OrderService {
       const answer = await this.client.inquire(order.id);
       if (answer.ok) {
         if (answer.status === 'PENDING') {
+          // The create answer is lost; where the inquiry names the payment-page token, the customer can
+          // still pay through the hosted page (DESIGN.md §5: shown as a QR to open on the phone).
+          const instruction = answer.token ? ({ type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token } as const) : undefined;
           this.log.transition(order.id, 'awaiting_payment', { ...actor, reason: 'the status inquiry found the order waiting for payment', payload: { inquiry: answer.raw } }, {
             ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
+            ...(instruction ? { instruction } : {}),
           });
-          return 'awaiting_payment (found by inquiry; payment data must be read from the gateway)';
+          return instruction
+            ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
+            : 'awaiting_payment (found by inquiry; its payment data must be read from the gateway)';
         }
         this.applyGatewayStatus(order.id, answer.status, { ...actor, reason: 'status inquiry' }, { inquiry: answer.raw, paid_at: answer.paidAt });
         return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;

@@ -15,6 +15,7 @@ const METHODS = {
   retryOrder: true,
   simulatePayment: true,
   showOnDisplay: true,
+  displayState: true,
   receipt: true,
   printReceipt: true,
 } as const satisfies Record<ApiMethodName, true>;

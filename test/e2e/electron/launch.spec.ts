@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
-import type { LoketApi } from '../../../src-main/common/api';
+import { apiMethodNames, type LoketApi } from '../../../src-main/common/api';
 import { electronBinaryPath } from '../../../scripts/electron-binary.mjs';
 
 const mainEntry = join(import.meta.dirname, '../../../out/main/index.js');
@@ -24,10 +24,9 @@ test('the Electron shell shows Loket in sandbox mode, with the API bridged and N
     // With contextIsolation and nodeIntegration off, nothing of Node reaches the page.
     expect(await page.evaluate(() => typeof require)).toBe('undefined');
     expect(await page.evaluate(() => typeof process)).toBe('undefined');
-    // The preload exposes the API object and nothing else.
-    expect(await page.evaluate(() => Object.keys((window as Window & { loket?: object }).loket ?? {}))).toEqual([
-      'appInfo',
-    ]);
+    // The preload exposes the API's methods and the event subscription, nothing else.
+    const exposed = await page.evaluate(() => Object.keys((window as Window & { loket?: object }).loket ?? {}).sort());
+    expect(exposed).toEqual([...apiMethodNames, 'onEvent'].sort());
   } finally {
     await app.close();
   }

@@ -101,16 +101,36 @@ test('a connection dropped after the gateway stored the order: "do not charge ag
   await expect(cashier.getByTestId('payment-panel')).toHaveCount(0);
   expect(await loket.call('listOrders', {})).toHaveLength(1);
 
-  // Checking again sends the same id: the gateway knows it already, so the outcome stays unknown and no
-  // second order exists.
+  // Checking again asks the gateway's status inquiry: the same order is found waiting for payment, and the
+  // customer pays through the hosted payment page (shown as a QR); no second order exists.
   await checkAgain.click();
+  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
+  await expect(cashier.getByTestId('payment-order-id')).toHaveText(order!.id);
+  await expect(display.getByTestId('display-qr')).toHaveAttribute('data-qr-text', /\/api\/order\/loket-sandbox\/[0-9a-f]{32}$/);
+  expect(await loket.call('listOrders', {})).toHaveLength(1);
+  await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
+  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'paid');
+  await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'paid');
+  expect(await loket.call('listOrders', {})).toHaveLength(1);
+});
+
+test('an unknown outcome the gateway cannot settle stays "do not charge again" until dismissed', async ({ cashier, display, loket }) => {
+  // Both the create answer and the inquiry's answer are lost: the outcome is still unknown after checking.
+  await loket.setFaults({ drop_after_store: true, count: 2 });
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  const problem = cashier.getByTestId('charge-problem');
   await expect(problem).toContainText('JANGAN tagih lagi');
+  await cashier.getByRole('button', { name: 'Periksa lagi' }).click();
+  await expect(problem).toContainText('JANGAN tagih lagi');
+  const [order] = await loket.call('listOrders', {});
   await expect(cashier.getByTestId('problem-order-id')).toHaveText(order!.id);
   expect(await loket.call('listOrders', {})).toHaveLength(1);
 
   // Once the cashier has read it and dismissed it, a new sale can be charged, and the display is idle again.
   await cashier.getByRole('button', { name: 'Tutup pesan' }).click();
   await expect(display.getByTestId('display-idle')).toBeVisible();
+  const charge = cashier.getByRole('button', { name: /^Tagih/ });
   await expect(charge).toBeEnabled();
   await charge.click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
