@@ -5,8 +5,8 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReceiptPrinterError, sendToNetworkPrinter } from '../../src-main/adapters/tcp-printer';
 import type { Order } from '../../src-main/common/order';
-import type { PaymentMethod } from '../../src-main/common/payment-methods';
 import { CHARS_PER_LINE, renderEscPos, toPrinterText, wrapText } from '../../src-main/core/receipts/receipt-escpos';
+import { receiptContext, vaOrder } from './helpers/receipt-fixtures';
 import { buildReceipt, type PaperWidth, type Receipt, type ReceiptContext } from '../../src-main/core/receipts/receipt-model';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -112,53 +112,9 @@ function checkGolden(dir: string, name: string, actual: Buffer, update: boolean)
 // The fixed receipts.
 // ---------------------------------------------------------------------------------------------------------
 
-const METHOD: PaymentMethod = {
-  id: 'va_bca',
-  kind: 'va_bank',
-  provider: 'BCA',
-  label: { id: 'Virtual Account BCA', en: 'BCA Virtual Account' },
-  requiresCustomerName: true,
-  requiresPhone: false,
-  hasShortCode: false,
-  returnsBackUrl: true,
-  enabled: true,
-  minAmount: 10000,
-  maxAmount: 100_000_000,
-};
-
-const ORDER: Order = {
-  id: 'T01-20261122-182955001-7F3K',
-  terminalId: 'T01',
-  api: 'v2',
-  state: 'paid',
-  methodId: 'va_bca',
-  kind: 'va_bank',
-  amount: 25000,
-  currency: 'IDR',
-  itemName: 'Kopi susu gula aren',
-  itemId: 'KOPI-01',
-  userId: 'kasir1',
-  customerName: 'Budi Santoso',
-  training: false,
-  delivery: 'answered',
-  gatewayTransactionId: 'GW-8812345',
-  instruction: { type: 'virtual_account', va: '8808123456789012', customer_name: 'Budi Santoso' },
-  paidAt: '2026-11-22T18:30:05Z',
-  latePayment: false,
-  createdAt: '2026-11-22T18:29:55Z',
-  updatedAt: '2026-11-22T18:30:05Z',
-};
-
-const CTX: ReceiptContext = {
-  storeName: 'Toko Sinar Jaya',
-  storeAddress: 'Jl. Merdeka 17, Bandung',
-  method: METHOD,
-  timeZone: 'Asia/Jakarta',
-  lang: 'id',
-  copy: false,
-  training: false,
-  printedAt: new Date('2026-11-22T18:31:00Z'),
-};
+// The golden files were written from this exact receipt: the instruction without expired_date.
+const ORDER: Order = vaOrder({ instruction: { type: 'virtual_account', va: '8808123456789012', customer_name: 'Budi Santoso' } });
+const CTX: ReceiptContext = receiptContext();
 
 const GOLDEN: { name: string; paper: PaperWidth; receipt: () => Receipt }[] = [
   { name: 'receipt-paid-id-58', paper: 58, receipt: () => buildReceipt(ORDER, CTX) },
