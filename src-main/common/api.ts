@@ -94,6 +94,8 @@ export interface DisplayState {
   mode: AppInfo['mode'];
   storeName: string;
   lang: AppInfo['lang'];
+  /** The store's zone: a tablet display may be set to another, and times are shown in the store's. */
+  timeZone: string;
   order: DisplayOrder | null;
 }
 

@@ -136,6 +136,7 @@ export class AppService implements ApiHandlers {
       mode: this.deps.info.mode,
       storeName: this.deps.info.storeName,
       lang: this.deps.info.lang,
+      timeZone: this.deps.info.timeZone,
       order: order
         ? {
             amount: order.amount,

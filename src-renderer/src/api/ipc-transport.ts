@@ -26,17 +26,11 @@ export function ipcCashierClient(bridge: LoketBridge): CashierClient {
   return { transport: 'ipc', api: bridge, live: new IpcChannel(bridge, (event) => event) };
 }
 
-/**
- * A customer display window in the desktop app. The contract has no read-only "current display state"
- * call, so it starts idle (from appInfo) and follows the display events from then on.
- */
+/** A customer display window in the desktop app: the current state, then the display events. */
 export function ipcDisplayClient(bridge: LoketBridge): DisplayClient {
   return {
     transport: 'ipc',
-    current: async () => {
-      const info = await bridge.appInfo();
-      return { mode: info.mode, storeName: info.storeName, lang: info.lang, order: null };
-    },
+    current: () => bridge.displayState(),
     live: new IpcChannel(bridge, (event) => (event.type === 'display' ? event.state : undefined)),
   };
 }

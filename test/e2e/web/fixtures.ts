@@ -147,7 +147,7 @@ export const test = base.extend<Fixtures>({
   // A context of its own, like the separate screen it is (and two pages of one context in one renderer make
   // each other's frames slow in headless Chromium).
   display: async ({ browser, loket }, use) => {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 600 } });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 600 }, timezoneId: 'UTC' });
     try {
       const page = await context.newPage();
       await page.goto(loket.displayUrl);

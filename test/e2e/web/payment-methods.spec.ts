@@ -85,6 +85,9 @@ const cases: Case[] = [
       await expect(display.getByText('Transfer ke virtual account ini')).toBeVisible();
       await expect(display.getByText('Bank BNI')).toBeVisible();
       await expect(display.getByTestId('display-countdown')).toHaveText(/^\d{2}:\d{2}:\d{2}$/);
+      // The store's time (Asia/Jakarta), whatever zone the display's own clock is set to (this browser: UTC).
+      const jakarta = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(order.expiresAt!));
+      await expect(display.getByText(/^Bayar sebelum /)).toContainText(jakarta);
     },
   },
   {

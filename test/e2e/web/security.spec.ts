@@ -53,7 +53,7 @@ test('the display key reads the display and cannot create or change anything', a
   const key = loket.displayKey;
   const state = await raw(loket.url, `/display/state?key=${key}`);
   expect(state.status).toBe(200);
-  expect(JSON.parse(state.body)).toEqual({ ok: true, result: { mode: 'sandbox', storeName: 'Toko Loket', lang: 'id', order: null } });
+  expect(JSON.parse(state.body)).toEqual({ ok: true, result: { mode: 'sandbox', storeName: 'Toko Loket', lang: 'id', timeZone: 'Asia/Jakarta', order: null } });
   expect((await raw(loket.url, '/display/state')).status).toBe(401);
 
   for (const method of ['POST', 'PUT', 'DELETE']) {
