@@ -65,11 +65,17 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
   const clock = options.clock ?? systemClock;
   const dataDir = options.dataDir ?? defaultDataDir(env);
   mkdirSync(dataDir, { recursive: true });
-  const db = openDatabase(join(dataDir, 'loket.db'));
+  // Settings live in the store's own database; training orders get a database of their own (below).
+  let db = openDatabase(join(dataDir, 'loket.db'));
   try {
+    const settings = loadSettings(new OrderLog(db, clock));
+    if (!env.LOKET_GATEWAY_URL && !settings.gateway) {
+      // Training mode never writes into the store's books: its orders go to training/loket.db.
+      db.close();
+      db = openDatabase(join(dataDir, 'training', 'loket.db'));
+    }
     const log = new OrderLog(db, clock);
     const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
-    const settings = loadSettings(log);
     const methods = loadPaymentCatalogue(env.LOKET_CATALOGUE);
 
     let config: GatewayConfig;

@@ -132,6 +132,14 @@ describe('npm run cli -- order/orders/reconcile', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('[SANDBOX]');
     expect(r.stdout).toMatch(/Pay: send SMS "BAYAR \d{6}" to 99899 from 081234567890/);
+    const id = /^Order (\S+)/m.exec(r.stdout)![1]!;
+    // Training never writes into the store's books: its orders have a database of their own.
+    const training = JSON.parse((await cli(['orders', 'list', '--json'], { LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' })).stdout) as { id: string; training: boolean }[];
+    expect(training.map((o) => o.id)).toEqual([id]);
+    expect(training[0]!.training).toBe(true);
+    const live = JSON.parse((await cli(['orders', 'list', '--json'])).stdout) as { id: string }[];
+    expect(live.map((o) => o.id)).not.toContain(id);
+    expect(readdirSync(join(dir.path, 'training'))).toContain('loket.db');
   });
 
   it('secret canary: the appkey is in no SQLite file, no CLI output and no sandbox log line', async () => {
