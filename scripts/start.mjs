@@ -37,7 +37,7 @@ if (electron === null) {
         ? `(ELECTRON_OVERRIDE_DIST_PATH=${process.env.ELECTRON_OVERRIDE_DIST_PATH} holds no Electron executable).`
         : '(node_modules/electron/dist is missing: its download during npm install was blocked or failed).',
       '',
-      'To get it, run this on a machine that can reach Electron's download site:',
+      'To get it, run this on a machine that can reach the Electron download site:',
       '  npx install-electron',
       '',
       'Meanwhile you can use Loket in a browser:',
