@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatGatewayDate, parseGatewayDate } from '../common/gateway-time';
+import { dayIn, dayRange, formatGatewayDate } from '../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../common/order';
 import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
@@ -195,12 +195,10 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
   }
   return withLoket(options, io, async (loket) => {
     const tz = loket.settings.timeZone;
-    const day = values.date ?? formatGatewayDate(new Date(), tz).slice(0, 10);
-    const from = /^\d{4}-\d{2}-\d{2}$/.test(day) ? parseGatewayDate(`${day} 00:00:00`, tz) : undefined;
-    if (!from) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
-    const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1));
-    const to = parseGatewayDate(`${next.toISOString().slice(0, 10)} 00:00:00`, tz)!;
-    const orders = loket.log.list({ from, to, ...(values.state ? { state: values.state as OrderState } : {}) });
+    const day = values.date ?? dayIn(new Date(), tz);
+    const range = dayRange(day, tz);
+    if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+    const orders = loket.log.list({ ...range, ...(values.state ? { state: values.state as OrderState } : {}) });
     if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
     else {
       io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);

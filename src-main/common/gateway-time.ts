@@ -45,3 +45,21 @@ export function parseGatewayDate(text: string, timeZone = DEFAULT_GATEWAY_TIME_Z
   }
   return new Date(guess);
 }
+
+/** Today's date (YYYY-MM-DD) on the wall clock of `timeZone`. */
+export function dayIn(date: Date, timeZone: string): string {
+  return formatGatewayDate(date, timeZone).slice(0, 10);
+}
+
+/**
+ * The UTC instants [from, to) of one calendar day in `timeZone`, for "the day's orders" in the store's
+ * zone while times are stored in UTC. Undefined for text that is not a real YYYY-MM-DD date.
+ */
+export function dayRange(day: string, timeZone: string): { from: Date; to: Date } | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const from = parseGatewayDate(`${day} 00:00:00`, timeZone);
+  if (!from) return undefined;
+  const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1));
+  const to = parseGatewayDate(`${next.toISOString().slice(0, 10)} 00:00:00`, timeZone);
+  return to ? { from, to } : undefined;
+}

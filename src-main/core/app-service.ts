@@ -1,6 +1,6 @@
 import { ApiError, type ApiHandlers, type ChargeFailure, type ChargeInput, type ChargeResult, type CatalogueItem, type DisplayState, type LiveEvent } from '../common/api';
 import type { AppInfo } from '../common/app-info';
-import { parseGatewayDate } from '../common/gateway-time';
+import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { GatewayFailure } from './gateway/client';
@@ -94,13 +94,11 @@ export class AppService implements ApiHandlers {
 
   listOrders(filter: { date?: string; state?: OrderState }): Order[] {
     const tz = this.deps.info.timeZone;
-    const day = filter.date ?? new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(this.deps.clock.now());
-    const from = parseGatewayDate(`${day} 00:00:00`, tz);
-    if (!from) throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
-    const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1));
-    const to = parseGatewayDate(`${next.toISOString().slice(0, 10)} 00:00:00`, tz)!;
+    const day = filter.date ?? dayIn(this.deps.clock.now(), tz);
+    const range = dayRange(day, tz);
+    if (!range) throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
     // Newest first: the cashier looks for the sale just made.
-    return this.deps.log.list({ from, to, ...(filter.state ? { state: filter.state } : {}) }).reverse();
+    return this.deps.log.list({ ...range, ...(filter.state ? { state: filter.state } : {}) }).reverse();
   }
 
   cancelOrder(id: string, reason: string): Order {

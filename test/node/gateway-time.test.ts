@@ -33,3 +33,15 @@ describe('formatRupiah', () => {
     expect(formatRupiah(-1500)).toBe('-Rp1.500');
   });
 });
+
+describe('dayRange / dayIn (a store day as UTC instants)', () => {
+  it('gives [from, to) of a Jakarta day and of a 23-hour DST day; refuses non-dates', async () => {
+    const { dayIn, dayRange } = await import('../../src-main/common/gateway-time');
+    expect(dayRange('2026-11-22', 'Asia/Jakarta')).toEqual({ from: new Date('2026-11-21T17:00:00Z'), to: new Date('2026-11-22T17:00:00Z') });
+    const dst = dayRange('2026-03-29', 'Europe/Amsterdam')!;
+    expect((dst.to.getTime() - dst.from.getTime()) / 3_600_000).toBe(23);
+    expect(dayRange('2026-02-30', 'Asia/Jakarta')).toBeUndefined();
+    expect(dayRange('22/11/2026', 'Asia/Jakarta')).toBeUndefined();
+    expect(dayIn(new Date('2026-11-22T18:00:00Z'), 'Asia/Jakarta')).toBe('2026-11-23');
+  });
+});
