@@ -67,6 +67,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
   mkdirSync(dataDir, { recursive: true });
   // Settings live in the store's own database; training orders get a database of their own (below).
   let db = openDatabase(join(dataDir, 'loket.db'));
+  let sandbox: SandboxHandle | undefined;
   try {
     const settings = loadSettings(new OrderLog(db, clock));
     if (!env.LOKET_GATEWAY_URL && !settings.gateway) {
@@ -80,7 +81,6 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
 
     let config: GatewayConfig;
     let secrets: SecretStore;
-    let sandbox: SandboxHandle | undefined;
     let description: string;
     if (env.LOKET_GATEWAY_URL) {
       if (!env.LOKET_APP_ID) throw new Error('LOKET_APP_ID: is required when LOKET_GATEWAY_URL is set');
@@ -92,7 +92,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
           encoding: env.LOKET_SIGN_ENCODING === 'base64' ? 'base64' : 'hex',
         },
         timeoutMs: env.LOKET_TIMEOUT_MS ? Number(env.LOKET_TIMEOUT_MS) : (settings.gateway?.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-        inquiryPath: env.LOKET_INQUIRY_PATH ?? null,
+        // An empty LOKET_INQUIRY_PATH means none, as an unset one does.
+        inquiryPath: env.LOKET_INQUIRY_PATH || null,
       };
       secrets = new EnvSecretStore(env);
       description = `${config.baseUrl} (from the environment)`;
@@ -137,7 +138,11 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       signingKey: async () => {
         const appKey = await secrets.get('appkey');
         if (!appKey) throw new Error(`no appkey is stored in ${secrets.description}`);
-        return config.signing.key === 'appkey' ? appKey : ((await secrets.get('signing-secret')) ?? '');
+        if (config.signing.key === 'appkey') return appKey;
+        const secret = await secrets.get('signing-secret');
+        // Never an empty key: a listener verifying with '' would accept anyone's "signed" callback.
+        if (!secret) throw new Error(`the signing profile needs a signing secret, and none is stored in ${secrets.description}`);
+        return secret;
       },
       close: async () => {
         await sandbox?.close();
@@ -145,6 +150,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       },
     };
   } catch (err) {
+    await sandbox?.close();
     db.close();
     throw err;
   }
