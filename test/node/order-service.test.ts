@@ -175,6 +175,21 @@ describe('OrderService.resolve (the cashier\'s "check again")', () => {
   });
 });
 
+describe('an unexpected error while sending', () => {
+  it('leaves the order unknown at once, never creating', async () => {
+    await loket.close();
+    const { openLoket } = await import('../../src-main/runtime');
+    const failing = { description: 'a broken store', get: async () => { throw new Error('keychain locked'); }, set: async () => undefined, delete: async () => undefined };
+    loket = await openLoket({ dataDir: dir.path, env: {}, secrets: failing });
+    // No gateway in settings: the embedded sandbox's own store is used, so break it through the client.
+    (loket.client as unknown as { secrets: typeof failing }).secrets = failing;
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({ class: 'unknown', message: expect.stringContaining('keychain locked') });
+    expect(outcome.order).toMatchObject({ state: 'unknown' });
+    expect(loket.log.list({ state: 'creating' })).toHaveLength(0);
+  });
+});
+
 describe('gateway statuses, manual override', () => {
   it('applies forward changes only, idempotently; a payment after cancel is a flagged late payment', async () => {
     const a = await loket.orders.create(qris, cashier);

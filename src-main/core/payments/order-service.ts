@@ -221,7 +221,16 @@ export class OrderService {
   private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
     const current = this.require(id);
     if (current.delivery !== 'pending') this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
-    const result = await this.client.create(api, bytes);
+    let result: CreateResult;
+    try {
+      result = await this.client.create(api, bytes);
+    } catch (err) {
+      // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
+      // next start: whether the request left is not known, so it is `unknown` at once and reconciled.
+      const message = `an unexpected error while sending: ${(err as Error)?.message ?? String(err)}`;
+      const order = this.moveToUnknown(this.require(id), { ...actor, source: 'system', reason: message }, {});
+      return { ok: false, order, failure: { class: 'unknown', message } };
+    }
     return this.apply(id, result, actor);
   }
 
