@@ -1,3 +1,4 @@
+import { ApiError } from './common/api';
 import type { AppInfo, Lang } from './common/app-info';
 import { AppService, type ReceiptPort } from './core/app-service';
 import { loadItemCatalogue } from './core/catalogue';
@@ -7,6 +8,7 @@ import { buildReceipt } from './core/receipts/receipt-model';
 import { renderReceiptHtml } from './core/receipts/receipt-html';
 import { renderEscPos } from './core/receipts/receipt-escpos';
 import { sendToNetworkPrinter } from './adapters/tcp-printer';
+import { systemClock } from './core/ports';
 import { openLoket, type Loket, type OpenOptions } from './runtime';
 import type { Order } from './common/order';
 
@@ -79,10 +81,28 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       version: options.version,
       mode: loket.training ? 'sandbox' : 'live',
       storeName: loket.settings.storeName,
-      terminalId: loket.settings.terminalId,
+      terminalId: loket.terminalId,
       timeZone: loket.settings.timeZone,
       lang: options.lang ?? 'id',
       networkPrinter: printer !== undefined,
+    };
+
+    /** Polls an order waiting for payment until it settles, as a fallback to the gateway's callback. */
+    const watch = (order: Order): void => {
+      if (!loket.client.config.inquiryPath || !order.expiresAt) return;
+      const controller = new AbortController();
+      polls.add(controller);
+      void pollUntilSettled(order.id, {
+        orders: loket.orders,
+        log: loket.log,
+        client: loket.client,
+        initialDelayMs: 2000,
+        maxDelayMs: 30_000,
+        deadline: new Date(Date.parse(order.expiresAt) + POLL_GRACE_MS),
+        signal: controller.signal,
+      })
+        .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
+        .finally(() => polls.delete(controller));
     };
 
     const sandbox = loket.sandbox;
@@ -92,11 +112,15 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       orders: loket.orders,
       methods: loket.methods,
       items: loadItemCatalogue(),
-      clock: { now: () => new Date() },
+      clock: systemClock,
       receipts,
       ...(sandbox
         ? {
             simulatePayment: async (id: string) => {
+              if (!sandbox.orders.get(id)) {
+                // The embedded sandbox lives in memory: after a restart it no longer knows earlier orders.
+                throw new ApiError('conflict', 'The training gateway was restarted and no longer knows this order: cancel it and charge again.');
+              }
               sandbox.settle(id, 'PAID');
               // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
               const answer = await loket.client.inquire(id);
@@ -104,23 +128,11 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
             },
           }
         : {}),
-      watch: (order) => {
-        if (!loket.client.config.inquiryPath || !order.expiresAt) return;
-        const controller = new AbortController();
-        polls.add(controller);
-        void pollUntilSettled(order.id, {
-          orders: loket.orders,
-          log: loket.log,
-          client: loket.client,
-          initialDelayMs: 2000,
-          maxDelayMs: 30_000,
-          deadline: new Date(Date.parse(order.expiresAt) + POLL_GRACE_MS),
-          signal: controller.signal,
-        })
-          .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
-          .finally(() => polls.delete(controller));
-      },
+      watch,
     });
+
+    // Orders still waiting from before a restart are watched too, not only the ones charged from now on.
+    for (const order of loket.log.list({ state: 'awaiting_payment' })) watch(order);
 
     return {
       app,

@@ -27,6 +27,8 @@ export interface Loket {
   readonly client: GatewayClient;
   readonly settings: LoketSettings;
   readonly methods: PaymentMethod[];
+  /** LOKET_TERMINAL_ID, else the settings': the prefix of every merchant_transaction_id. */
+  readonly terminalId: string;
   readonly training: boolean;
   /** Orders that were `creating` when Loket last stopped, now `unknown`. */
   readonly interrupted: string[];
@@ -117,8 +119,9 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
 
     const client = new GatewayClient(config, secrets, methods);
     const training = sandbox !== undefined;
+    const terminalId = env.LOKET_TERMINAL_ID ?? settings.terminalId;
     const orders = new OrderService(log, client, clock, {
-      terminalId: env.LOKET_TERMINAL_ID ?? settings.terminalId,
+      terminalId,
       training,
       gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
       fallbackTtlSeconds: settings.fallbackTtlSeconds,
@@ -131,6 +134,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       client,
       settings,
       methods,
+      terminalId,
       training,
       interrupted,
       ...(sandbox ? { sandbox } : {}),
