@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { dayIn, dayRange, formatGatewayDate } from '../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../common/order';
+import { publicFailure } from '../core/gateway/client';
 import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { EXIT, exitCodeFor, UsageError } from './exit-codes';
@@ -119,18 +120,6 @@ function flagHint(failure: Parameters<typeof exitCodeFor>[0]): string {
   if (failure.class !== 'invalid_input') return '';
   const flags = [...new Set(failure.issues.map((i) => FIELD_FLAGS[i.field]).filter(Boolean))];
   return flags.length ? ` (check ${flags.join(', ')})` : '';
-}
-
-/** The failure without the raw answer (kept in the order log instead). */
-function publicFailure(failure: Parameters<typeof exitCodeFor>[0]) {
-  const { class: kind, message } = failure;
-  return {
-    class: kind,
-    message,
-    ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),
-    ...('httpStatus' in failure ? { httpStatus: failure.httpStatus } : {}),
-    ...('issues' in failure ? { issues: failure.issues } : {}),
-  };
 }
 
 async function show(argv: string[], options: OpenOptions, io: Io): Promise<number> {

@@ -25,7 +25,8 @@ export const chargeInputSchema = z
 export type ChargeInput = z.infer<typeof chargeInputSchema>;
 
 const orderId = z.string().min(1).max(36);
-const reason = z.string().min(3, 'reason: say why, in at least 3 characters').max(200);
+// Trimmed, so the rule is the one OrderService applies: blanks are not a reason.
+const reason = z.string().trim().min(3, 'reason: say why, in at least 3 characters').max(200);
 
 export const apiArgSchemas = {
   appInfo: z.tuple([]),

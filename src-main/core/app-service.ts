@@ -1,9 +1,9 @@
-import { ApiError, type ApiHandlers, type ChargeFailure, type ChargeInput, type ChargeResult, type CatalogueItem, type DisplayState, type LiveEvent } from '../common/api';
+import { ApiError, type ApiHandlers, type ChargeInput, type ChargeResult, type CatalogueItem, type DisplayState, type LiveEvent } from '../common/api';
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
 import type { PaymentMethod } from '../common/payment-methods';
-import type { GatewayFailure } from './gateway/client';
+import { publicFailure } from './gateway/client';
 import type { OrderLog } from './orders/order-log';
 import type { CreateOutcome, OrderService } from './payments/order-service';
 import type { Clock } from './ports';
@@ -189,15 +189,4 @@ export class AppService implements ApiHandlers {
   private emit(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
   }
-}
-
-/** Only what the cashier can act on: the raw gateway body stays in the order log. */
-export function publicFailure(failure: GatewayFailure): ChargeFailure {
-  return {
-    class: failure.class,
-    message: failure.message,
-    ...(failure.class === 'invalid_input' ? { issues: failure.issues } : {}),
-    ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),
-    ...('httpStatus' in failure ? { httpStatus: failure.httpStatus } : {}),
-  };
 }

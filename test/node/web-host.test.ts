@@ -125,6 +125,9 @@ describe('browser mode host: access', () => {
     expect((await bad.json()).error.message).toMatch(/createOrder: argument 0\.amount/);
     const extra = await call('cancelOrder', ['X', 'ab']);
     expect((await extra.json()).error.message).toContain('reason: say why');
+    const blank = await call('cancelOrder', ['X', '      ']);
+    expect(blank.status).toBe(400);
+    expect((await blank.json()).error.message).toContain('reason: say why');
     expect((await fetch(`${web.url}/api/call/appInfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
     expect((await call('appInfo', [], token, { headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' } })).status).toBe(415);
     const big = await fetch(`${web.url}/api/call/appInfo`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: 'x'.repeat(100_000) });

@@ -1,4 +1,5 @@
 import fetch, { type RequestInit } from 'node-fetch';
+import type { ChargeFailure } from '../../common/api';
 import type { PaymentInstruction } from '../../common/order';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
 import type { PaymentMethod } from '../../common/payment-methods';
@@ -185,4 +186,15 @@ function malformedOrRejected(http: { status: number; text: string }, why: string
     return { ok: false, failure: { class: 'rejected', message: `the gateway answered HTTP ${http.status}`, httpStatus: http.status, duplicate: false, raw: http.text.slice(0, 2000) } };
   }
   return { ok: false, failure: { class: 'malformed', message: why, httpStatus: http.status, raw: http.text.slice(0, 2000) } };
+}
+
+/** A failure as people and scripts see it (cashier screen, CLI --json): the raw gateway body stays in the order log. */
+export function publicFailure(failure: GatewayFailure): ChargeFailure {
+  return {
+    class: failure.class,
+    message: failure.message,
+    ...(failure.class === 'invalid_input' ? { issues: failure.issues } : {}),
+    ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),
+    ...('httpStatus' in failure ? { httpStatus: failure.httpStatus } : {}),
+  };
 }
