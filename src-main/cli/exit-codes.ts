@@ -14,7 +14,8 @@ export function exitCodeFor(failure: GatewayFailure): number {
     case 'invalid_input':
       return EXIT.INVALID_INPUT;
     case 'rejected':
-      return EXIT.REJECTED;
+      // "Already exists" is no refusal: the order is at the gateway and left unknown here.
+      return failure.duplicate ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.REJECTED;
     case 'not_sent':
     case 'unknown':
     case 'malformed':
