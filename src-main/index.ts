@@ -38,7 +38,8 @@ app
   .then(async () => {
     denyAllPermissions(session.defaultSession);
     // The same core as the CLI and browser mode, on the order log in the app's data folder.
-    host = await startAppHost({ version: appVersion(), dataDir: app.getPath('userData') });
+    // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
+    host = await startAppHost({ version: appVersion(), dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData') });
     registerIpcApi(host.app, isOwnUrl);
     openWindow();
     // macOS keeps the app alive without windows; clicking the dock icon should bring the till back.
