@@ -6,10 +6,11 @@ set -euo pipefail
 
 PACKAGES=(
   chromium          # the browser Playwright drives (its own browser download is unreachable here)
-  zbar-tools        # zbarimg: reads QR codes back from screenshots in the end-to-end tests
-  python3 make g++  # node-gyp builds native modules (better-sqlite3, keytar) from source
-  libsecret-1-dev   # keytar's build and the OS keychain
-  gnome-keyring dbus-x11 libsecret-tools  # a real keychain for the tests, under dbus-run-session
+  python3 make g++  # node-gyp builds better-sqlite3 from source
+  # The OS keychain (keytar's build) and a real keychain for its tests, under dbus-run-session; used from
+  # the manager-screens issue on, installed now so machines are ready.
+  libsecret-1-dev
+  gnome-keyring dbus-x11 libsecret-tools
 )
 
 missing=()
