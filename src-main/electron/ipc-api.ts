@@ -25,8 +25,11 @@ async function call(method: string, handlers: ApiHandlers, isAppUrl: (url: strin
     const handler = handlers[parsed.method] as (...a: unknown[]) => unknown;
     return await handler.apply(handlers, parsed.args);
   } catch (err) {
-    // Only the message crosses to the renderer (Electron drops custom error fields); prefix the code.
+    // Only the message crosses to the renderer (Electron drops custom error fields), so the code is its
+    // prefix (read by the renderer's toCallError). Anything unexpected stays in the log, as in browser mode.
     if (err instanceof ApiError) throw new Error(`${err.code}: ${err.message}`);
-    throw err;
+    if ((err as Error)?.name === 'IllegalTransitionError') throw new Error(`conflict: ${(err as Error).message}`);
+    console.error(`[ipc] ${method} failed:`, err);
+    throw new Error('internal: Internal error in Loket; the log has the details.');
   }
 }

@@ -78,6 +78,9 @@ export class CashierStore {
   canStartNew = $derived(!this.current || this.current.state !== 'awaiting_payment');
 
   private readonly orderEvents = new Emitter<Order>();
+  /** The last few orders seen on the live channel, by id (plain Map: bookkeeping, not shown). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private readonly latest = new Map<string, Order>();
   private readonly reconnects = new Emitter<void>();
   private readonly cleanups: (() => void)[] = [];
 
@@ -136,8 +139,17 @@ export class CashierStore {
 
   private onEvent(event: LiveEvent): void {
     if (event.type !== 'order') return;
+    // A live event can overtake the call's own answer (a fast callback): remember it for settle().
+    this.latest.set(event.order.id, event.order);
+    if (this.latest.size > 50) this.latest.delete(this.latest.keys().next().value!);
     this.applyOrder(event.order);
     this.orderEvents.emit(event.order);
+  }
+
+  /** The call's answer, or the live event about the same order if that one is newer. */
+  private newest(order: Order): Order {
+    const seen = this.latest.get(order.id);
+    return seen && seen.updatedAt > order.updatedAt ? seen : order;
   }
 
   private applyOrder(order: Order): void {
@@ -172,7 +184,7 @@ export class CashierStore {
   }
 
   async charge(): Promise<ChargeOutcome> {
-    if (this.charging || this.current || this.outcomeUnknown) return 'busy';
+    if (this.charging || this.busy || this.current || this.outcomeUnknown) return 'busy';
     this.charging = true;
     this.problem = null;
     this.notice = null;
@@ -180,7 +192,13 @@ export class CashierStore {
       const result = await this.client.api.createOrder(this.form.toChargeInput(this.selectedMethod));
       return this.settle(result);
     } catch (err) {
-      this.problem = { kind: 'error', error: toCallError(err) };
+      const error = toCallError(err);
+      // Loket unreachable or failing mid-call: the order may have reached the gateway. Treat it as an
+      // unknown outcome, so Charge stays blocked until the cashier has read the message.
+      this.problem =
+        error.code === 'network' || error.code === 'internal'
+          ? { kind: 'failure', failure: { class: 'unknown', message: describeError(error, i18n.t) } }
+          : { kind: 'error', error };
       return 'problem';
     } finally {
       this.charging = false;
@@ -196,7 +214,11 @@ export class CashierStore {
     try {
       return this.settle(await this.client.api.retryOrder(order.id));
     } catch (err) {
-      this.problem = { kind: 'error', error: toCallError(err) };
+      // The check itself failed: the order's outcome is as open as before, so its warning stays.
+      const problem = this.problem;
+      if (problem?.kind === 'failure') {
+        this.problem = { ...problem, failure: { ...problem.failure, message: describeError(toCallError(err), i18n.t) } };
+      }
       return 'problem';
     } finally {
       this.busy = null;
@@ -207,10 +229,11 @@ export class CashierStore {
     this.form.issues = [];
     if (result.ok) {
       this.problem = null;
-      this.current = result.order;
+      this.current = this.newest(result.order);
       return 'payment';
     }
-    const { failure, order } = result;
+    const { failure } = result;
+    const order = result.order ? this.newest(result.order) : undefined;
     if (failure.class === 'invalid_input' && failure.issues?.length) {
       this.form.issues = failure.issues;
       this.problem = null;
@@ -236,7 +259,7 @@ export class CashierStore {
    * and shows it to the customer again.
    */
   async resume(order: Order): Promise<void> {
-    if (!this.canStartNew || order.state !== 'awaiting_payment') return;
+    if (!this.canStartNew || this.outcomeUnknown || this.charging || order.state !== 'awaiting_payment') return;
     this.problem = null;
     this.notice = null;
     this.current = order;
@@ -296,7 +319,8 @@ export class CashierStore {
 
   /** Clears the sale and sends the customer display back to its welcome screen. */
   async newSale(): Promise<void> {
-    if (!this.canStartNew) return;
+    // An unknown outcome is dismissed on purpose, never swept away by F2.
+    if (!this.canStartNew || this.outcomeUnknown || this.charging) return;
     this.current = null;
     this.problem = null;
     this.notice = null;
