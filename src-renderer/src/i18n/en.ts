@@ -7,7 +7,6 @@ export const en: Messages = {
     appName: 'Loket',
     sandbox: 'SANDBOX',
     training: 'TRAINING MODE',
-    trainingLong: 'Training mode: built-in sandbox gateway, no real money moves.',
     live: 'LIVE',
     reconnecting: 'Connection lost, reconnecting…',
     loading: 'Loading…',
@@ -54,7 +53,6 @@ export const en: Messages = {
     keypad: 'Keypad',
     backspace: 'Delete last digit',
     clear: 'Clear amount',
-    checkFields: 'Check the marked fields.',
   },
   kinds: {
     qris: 'QRIS',
@@ -107,10 +105,8 @@ export const en: Messages = {
   },
   payment: {
     title: 'Payment',
-    status: 'Status',
     timeLeft: 'Time left',
     timeUp: 'Time is up, waiting for confirmation',
-    validUntil: (time) => `Valid until ${time}`,
     customerSees: 'What the customer sees',
     simulate: 'Simulate payment',
     simulateHint: 'Training mode: as if the customer paid.',
@@ -141,7 +137,6 @@ export const en: Messages = {
     title: 'Receipt',
     frameTitle: 'Receipt preview',
     print: 'Print',
-    printing: 'Printing…',
   },
   today: {
     title: 'Today’s orders',

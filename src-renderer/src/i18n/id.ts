@@ -10,7 +10,6 @@ export const id = {
     appName: 'Loket',
     sandbox: 'SANDBOX',
     training: 'MODE LATIHAN',
-    trainingLong: 'Mode latihan: gateway sandbox bawaan, tidak ada uang sungguhan.',
     live: 'LANGSUNG',
     reconnecting: 'Koneksi terputus, menyambung ulang…',
     loading: 'Memuat…',
@@ -57,7 +56,6 @@ export const id = {
     keypad: 'Papan angka',
     backspace: 'Hapus angka terakhir',
     clear: 'Kosongkan jumlah',
-    checkFields: 'Periksa isian yang ditandai.',
   },
   kinds: {
     qris: 'QRIS',
@@ -110,10 +108,8 @@ export const id = {
   } satisfies Record<OrderState, string>,
   payment: {
     title: 'Pembayaran',
-    status: 'Status',
     timeLeft: 'Sisa waktu',
     timeUp: 'Waktu habis, menunggu konfirmasi',
-    validUntil: (time: string) => `Berlaku sampai ${time}`,
     customerSees: 'Yang dilihat pelanggan',
     simulate: 'Simulasikan pembayaran',
     simulateHint: 'Mode latihan: seolah-olah pelanggan membayar.',
@@ -144,7 +140,6 @@ export const id = {
     title: 'Struk',
     frameTitle: 'Pratinjau struk',
     print: 'Cetak',
-    printing: 'Mencetak…',
   },
   today: {
     title: 'Pesanan hari ini',
