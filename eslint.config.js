@@ -42,28 +42,57 @@ export default tseslint.config(
   {
     files: ['src-main/core/**', 'src-main/db/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [electronBan],
-        patterns: [{ group: ['**/sandbox/**', '**/web/**', '**/electron/**', '**/adapters/**', '**/cli'], message: 'core and db depend on common and ports only; hosts and adapters depend on them, not the other way round.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan],
+          patterns: [
+            {
+              group: ['**/sandbox/**', '**/web/**', '**/electron/**', '**/adapters/**', '**/cli'],
+              message:
+                'core and db depend on common and ports only; hosts and adapters depend on them, not the other way round.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src-main/common/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [electronBan, ...nodeBuiltins.map((name) => ({ name, message: 'src-main/common is shared with the renderer: no Node modules.' }))],
-        patterns: [{ group: ['../*', '!./*'], message: 'src-main/common imports nothing else of ours.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            electronBan,
+            ...nodeBuiltins.map((name) => ({
+              name,
+              message: 'src-main/common is shared with the renderer: no Node modules.',
+            })),
+          ],
+          patterns: [{ group: ['../*', '!./*'], message: 'src-main/common imports nothing else of ours.' }],
+        },
+      ],
     },
   },
   {
     files: ['src-renderer/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [electronBan, ...nodeBuiltins.map((name) => ({ name, message: 'The renderer runs in a browser: no Node modules.' }))],
-        patterns: [{ group: ['**/src-main/*', '!**/src-main/common', '**/src-main/*/**', '!**/src-main/common/**'], message: 'The renderer imports only src-main/common from the main side.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            electronBan,
+            ...nodeBuiltins.map((name) => ({ name, message: 'The renderer runs in a browser: no Node modules.' })),
+          ],
+          patterns: [
+            {
+              group: ['**/src-main/*', '!**/src-main/common', '**/src-main/*/**', '!**/src-main/common/**'],
+              message: 'The renderer imports only src-main/common from the main side.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -29,7 +29,9 @@ const RESULTS_PATH = fileURLToPath(new URL('../out/bench/results.json', import.m
 
 const say = (line: string) => console.log(line);
 
-async function runOrderCreationAndSamples(config: ReturnType<typeof readConfig>): Promise<{ orderCreation?: OrderCreateResult; samples?: Samples }> {
+async function runOrderCreationAndSamples(
+  config: ReturnType<typeof readConfig>,
+): Promise<{ orderCreation?: OrderCreateResult; samples?: Samples }> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined });
   try {
     const loket = await openLoket({
@@ -44,7 +46,9 @@ async function runOrderCreationAndSamples(config: ReturnType<typeof readConfig>)
     try {
       let orderCreation: OrderCreateResult | undefined;
       if (config.only !== 'log') {
-        say(`(a) order creation: ${config.orders} orders through the core and ${config.orders} bare POSTs, interleaved, after ${config.warmup} warm-up rounds…`);
+        say(
+          `(a) order creation: ${config.orders} orders through the core and ${config.orders} bare POSTs, interleaved, after ${config.warmup} warm-up rounds…`,
+        );
         orderCreation = await benchOrderCreation(
           loket,
           { url: sandbox.url, appId: sandbox.appId, appKey: SANDBOX_DEFAULTS.appKey },
@@ -65,23 +69,34 @@ async function runOrderCreationAndSamples(config: ReturnType<typeof readConfig>)
 async function runOrderLog(config: ReturnType<typeof readConfig>, samples: Samples): Promise<OrderLogResults> {
   // The measured day holds the same orders in both files: an average day of the big file, but at most
   // half the small file, so the small file still has other days around it.
-  const dayOrders = Math.max(1, Math.min(Math.round(config.logOrders / config.days), Math.floor(config.smallOrders / 2)));
+  const dayOrders = Math.max(
+    1,
+    Math.min(Math.round(config.logOrders / config.days), Math.floor(config.smallOrders / 2)),
+  );
   const plan = planDays(config.days, dayOrders);
   const range = targetRange(plan);
   const dir = makeTempDir('log');
 
   say(`(b) building the baseline file: ${fmtInt(config.smallOrders)} orders over ${config.days} days…`);
-  const small = await buildOrderLogFile(join(dir, 'small.db'), config.smallOrders, plan, samples, { checkConstraints: true });
+  const small = await buildOrderLogFile(join(dir, 'small.db'), config.smallOrders, plan, samples, {
+    checkConstraints: true,
+  });
   say(`    ${fmtInt(small.orders)} orders, ${fmtInt(small.events)} events in ${fmtSeconds(small.ms)}`);
   say(`(b) building the big file: ${fmtInt(config.logOrders)} orders over ${config.days} days…`);
-  const big = await buildOrderLogFile(join(dir, 'big.db'), config.logOrders, plan, samples, { checkConstraints: false });
-  say(`    ${fmtInt(big.orders)} orders, ${fmtInt(big.events)} events in ${fmtSeconds(big.ms)} (${fmtInt(big.orders / (big.ms / 1000))} orders/s)`);
+  const big = await buildOrderLogFile(join(dir, 'big.db'), config.logOrders, plan, samples, {
+    checkConstraints: false,
+  });
+  say(
+    `    ${fmtInt(big.orders)} orders, ${fmtInt(big.events)} events in ${fmtSeconds(big.ms)} (${fmtInt(big.orders / (big.ms / 1000))} orders/s)`,
+  );
 
   say(`(b) queries for ${range.day} (${STORE_TIME_ZONE}), ${config.queryRepeats} timed runs each on each file…`);
   const { summary, list } = benchQueries(big.path, small.path, range, config.queryRepeats);
 
   const qris = samples.methods.find((m) => m.methodId === QRIS_METHOD) ?? samples.methods[0]!;
-  say(`(b) writes: ${fmtInt(config.inserts)} orders with synchronous=FULL and ${fmtInt(config.inserts)} with OFF, on the big file…`);
+  say(
+    `(b) writes: ${fmtInt(config.inserts)} orders with synchronous=FULL and ${fmtInt(config.inserts)} with OFF, on the big file…`,
+  );
   const inserts = benchInserts(big.path, qris, config.inserts);
   return { day: range.day, timeZone: STORE_TIME_ZONE, dayOrders, build: { big, small }, summary, list, inserts };
 }

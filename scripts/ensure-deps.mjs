@@ -20,16 +20,23 @@ const lock = join(root, 'package-lock.json');
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
   console.error('[loket] installing npm dependencies (npm ci) ...');
   // The Electron binary comes from a download site our CI cannot reach; `npm start` explains how to get it.
-  const code = run('npm', ['ci', '--no-audit', '--no-fund'], { ELECTRON_SKIP_BINARY_DOWNLOAD: process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '1' });
+  const code = run('npm', ['ci', '--no-audit', '--no-fund'], {
+    ELECTRON_SKIP_BINARY_DOWNLOAD: process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '1',
+  });
   if (code !== 0) process.exit(code);
 }
 
 if (args.has('--for-tests')) {
-  const missing = spawnSync('bash', [join(root, 'scripts/install-system-deps.sh'), '--check'], { cwd: root, encoding: 'utf8' });
+  const missing = spawnSync('bash', [join(root, 'scripts/install-system-deps.sh'), '--check'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (missing.status !== 0) {
     const canInstall = process.getuid?.() === 0;
     if (!canInstall) {
-      console.error(`[loket] the tests need Debian packages that are missing:\n${missing.stdout}\n[loket] install them with: sudo scripts/install-system-deps.sh`);
+      console.error(
+        `[loket] the tests need Debian packages that are missing:\n${missing.stdout}\n[loket] install them with: sudo scripts/install-system-deps.sh`,
+      );
       process.exit(1);
     }
     say('installing the Debian packages the tests need ...');

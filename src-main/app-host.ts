@@ -61,7 +61,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     const receipts: ReceiptPort = {
       html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
       ...(printer
-        ? { print: async (order: Order, { copy }: { copy: boolean }) => sendToNetworkPrinter(renderEscPos(receiptOf(order, copy), { paper: printer.paper }), printer) }
+        ? {
+            print: async (order: Order, { copy }: { copy: boolean }) =>
+              sendToNetworkPrinter(renderEscPos(receiptOf(order, copy), { paper: printer.paper }), printer),
+          }
         : {}),
     };
     function receiptOf(order: Order, copy: boolean) {
@@ -119,12 +122,19 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
             simulatePayment: async (id: string) => {
               if (!sandbox.orders.get(id)) {
                 // The embedded sandbox lives in memory: after a restart it no longer knows earlier orders.
-                throw new ApiError('conflict', 'The training gateway was restarted and no longer knows this order: cancel it and charge again.');
+                throw new ApiError(
+                  'conflict',
+                  'The training gateway was restarted and no longer knows this order: cancel it and charge again.',
+                );
               }
               sandbox.settle(id, 'PAID');
               // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
               const answer = await loket.client.inquire(id);
-              if (answer.ok) loket.orders.applyGatewayStatus(id, answer.status, { source: 'inquiry', reason: 'training: simulated payment' });
+              if (answer.ok)
+                loket.orders.applyGatewayStatus(id, answer.status, {
+                  source: 'inquiry',
+                  reason: 'training: simulated payment',
+                });
             },
           }
         : {}),

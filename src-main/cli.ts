@@ -38,7 +38,11 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(ORDER_USAGE);
         return EXIT.OK;
       }
-      return command === 'order' ? runOrderCommand(rest) : command === 'orders' ? runOrdersCommand(rest) : runReconcileCommand(rest);
+      return command === 'order'
+        ? runOrderCommand(rest)
+        : command === 'orders'
+          ? runOrdersCommand(rest)
+          : runReconcileCommand(rest);
     case undefined:
     case 'help':
     case '--help':

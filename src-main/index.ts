@@ -39,7 +39,10 @@ app
     denyAllPermissions(session.defaultSession);
     // The same core as the CLI and browser mode, on the order log in the app's data folder.
     // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
-    host = await startAppHost({ version: appVersion(), dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData') });
+    host = await startAppHost({
+      version: appVersion(),
+      dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData'),
+    });
     registerIpcApi(host.app, isOwnUrl);
     openWindow();
     // macOS keeps the app alive without windows; clicking the dock icon should bring the till back.

@@ -93,7 +93,9 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
           key: env.LOKET_SIGN_WITH === 'secret' ? 'secret' : 'appkey',
           encoding: env.LOKET_SIGN_ENCODING === 'base64' ? 'base64' : 'hex',
         },
-        timeoutMs: env.LOKET_TIMEOUT_MS ? Number(env.LOKET_TIMEOUT_MS) : (settings.gateway?.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        timeoutMs: env.LOKET_TIMEOUT_MS
+          ? Number(env.LOKET_TIMEOUT_MS)
+          : (settings.gateway?.timeoutMs ?? DEFAULT_TIMEOUT_MS),
         // An empty LOKET_INQUIRY_PATH means none, as an unset one does.
         inquiryPath: env.LOKET_INQUIRY_PATH || null,
       };
@@ -115,7 +117,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       secrets = new MemorySecretStore('the embedded sandbox', { appkey: SANDBOX_DEFAULTS.appKey });
       description = `embedded sandbox at ${sandbox.url} (training mode)`;
     }
-    if (!Number.isInteger(config.timeoutMs) || config.timeoutMs <= 0) throw new Error('LOKET_TIMEOUT_MS: must be a positive whole number of milliseconds');
+    if (!Number.isInteger(config.timeoutMs) || config.timeoutMs <= 0)
+      throw new Error('LOKET_TIMEOUT_MS: must be a positive whole number of milliseconds');
 
     const client = new GatewayClient(config, secrets, methods);
     const training = sandbox !== undefined;
@@ -145,7 +148,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
         if (config.signing.key === 'appkey') return appKey;
         const secret = await secrets.get('signing-secret');
         // Never an empty key: a listener verifying with '' would accept anyone's "signed" callback.
-        if (!secret) throw new Error(`the signing profile needs a signing secret, and none is stored in ${secrets.description}`);
+        if (!secret)
+          throw new Error(`the signing profile needs a signing secret, and none is stored in ${secrets.description}`);
         return secret;
       },
       close: async () => {

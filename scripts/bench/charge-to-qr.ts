@@ -14,7 +14,14 @@ import { distribution, type Distribution } from './stats';
 import { makeTempDir } from './temp';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface ChargeToQrResult {
   sales: number;
@@ -25,7 +32,13 @@ export interface ChargeToQrResult {
 function startServe(): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet'], {
     cwd: root,
-    env: { ...process.env, LOKET_DATA_DIR: makeTempDir('serve'), LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' },
+    env: {
+      ...process.env,
+      LOKET_DATA_DIR: makeTempDir('serve'),
+      LOKET_GATEWAY_URL: '',
+      LOKET_APP_ID: '',
+      LOKET_APP_KEY: '',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -33,7 +46,12 @@ function startServe(): Promise<{ child: ChildProcess; cashier: string; display: 
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const line = (p: string) => out.split('\n').find((l) => l.startsWith(p))?.slice(p.length).trim();
+      const line = (p: string) =>
+        out
+          .split('\n')
+          .find((l) => l.startsWith(p))
+          ?.slice(p.length)
+          .trim();
       const cashier = line('cashier:');
       const display = line('display:');
       const gateway = /embedded sandbox at (\S+)/.exec(out)?.[1];
@@ -50,11 +68,18 @@ export async function benchChargeToQr(sales: number, say: (line: string) => void
   {
     // Always build: a stale out/renderer would time a different app.
     say('    building the screens (electron-vite build)…');
-    const built = spawnSync(process.execPath, [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    const built = spawnSync(
+      process.execPath,
+      [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'],
+      { cwd: root, stdio: 'inherit' },
+    );
     if (built.status !== 0) throw new Error('electron-vite build failed');
   }
   const serve = await startServe();
-  const browser = await chromium.launch({ executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     // Two contexts, as the till and the customer screen are two windows: a page in the background of one
     // context gets no animation frames, which would time Chromium's throttling, not Loket.
@@ -89,12 +114,23 @@ export async function benchChargeToQr(sales: number, say: (line: string) => void
     // The sandbox alone: signed POSTs of the same kind of order to the same embedded sandbox.
     const answerMs: number[] = [];
     for (let i = 0; i < sales + warmup; i++) {
-      const body = JSON.stringify({ user_id: 'bench', merchant_transaction_id: `BQ-${process.pid}-${i}`, payment_method: 'qris_dynamic', amount: 10_000 + i, item_name: `Bench ${i}` });
+      const body = JSON.stringify({
+        user_id: 'bench',
+        merchant_transaction_id: `BQ-${process.pid}-${i}`,
+        payment_method: 'qris_dynamic',
+        amount: 10_000 + i,
+        item_name: `Bench ${i}`,
+      });
       const started = performance.now();
       const res = await fetch(`${serve.gateway}/api/transaction`, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', appid: SANDBOX_DEFAULTS.appId, appkey: SANDBOX_DEFAULTS.appKey, bodysign: signBody(body, SANDBOX_DEFAULTS.appKey, 'hex') },
+        headers: {
+          'content-type': 'application/json',
+          appid: SANDBOX_DEFAULTS.appId,
+          appkey: SANDBOX_DEFAULTS.appKey,
+          bodysign: signBody(body, SANDBOX_DEFAULTS.appKey, 'hex'),
+        },
       });
       await res.text();
       if (i >= warmup) answerMs.push(performance.now() - started);

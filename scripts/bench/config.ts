@@ -25,7 +25,8 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name}: must be a whole number ≥ ${min} (got ${JSON.stringify(raw)})`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`${name}: must be a whole number ≥ ${min} (got ${JSON.stringify(raw)})`);
   return value;
 }
 

@@ -108,9 +108,32 @@ type Outcome = Exclude<OrderState, 'creating'>;
 
 /** Where orders end up, by kind: virtual accounts expire more often than a QR scanned at the counter. */
 const STATE_MIX: Record<'counter' | 'va' | 'airtime', readonly (readonly [Outcome, number])[]> = {
-  counter: [['paid', 86], ['expired', 7], ['cancelled', 3.5], ['rejected', 1.5], ['failed', 1], ['unknown', 0.5], ['awaiting_payment', 0.5]],
-  va: [['paid', 70], ['expired', 22], ['cancelled', 4], ['rejected', 2], ['failed', 1], ['unknown', 0.5], ['awaiting_payment', 0.5]],
-  airtime: [['paid', 82], ['expired', 8], ['failed', 5], ['rejected', 3], ['cancelled', 1], ['unknown', 1]],
+  counter: [
+    ['paid', 86],
+    ['expired', 7],
+    ['cancelled', 3.5],
+    ['rejected', 1.5],
+    ['failed', 1],
+    ['unknown', 0.5],
+    ['awaiting_payment', 0.5],
+  ],
+  va: [
+    ['paid', 70],
+    ['expired', 22],
+    ['cancelled', 4],
+    ['rejected', 2],
+    ['failed', 1],
+    ['unknown', 0.5],
+    ['awaiting_payment', 0.5],
+  ],
+  airtime: [
+    ['paid', 82],
+    ['expired', 8],
+    ['failed', 5],
+    ['rejected', 3],
+    ['cancelled', 1],
+    ['unknown', 1],
+  ],
 };
 
 function stateGroup(kind: PaymentKind): keyof typeof STATE_MIX {
@@ -124,9 +147,23 @@ const HOUR_WEIGHTS = [0.2, 0.1, 0.05, 0.05, 0.1, 0.3, 1, 3, 5, 6, 6, 8, 10, 9, 6
 /** Sunday first, as Date.getUTCDay counts. */
 const WEEKDAY_WEIGHTS = [1.2, 0.95, 0.95, 1, 1, 1.1, 1.3];
 
-const TERMINALS = picker([['T01', 40], ['T02', 30], ['T03', 20], ['T04', 10]] as const);
+const TERMINALS = picker([
+  ['T01', 40],
+  ['T02', 30],
+  ['T03', 20],
+  ['T04', 10],
+] as const);
 const ITEMS: Record<'counter' | 'va' | 'airtime', readonly string[]> = {
-  counter: ['Kopi susu gula aren', 'Nasi goreng spesial', 'Es teh manis', 'Roti bakar coklat', 'Mie ayam bakso', 'Air mineral 600ml', 'Paket sembako', 'Sabun cuci piring'],
+  counter: [
+    'Kopi susu gula aren',
+    'Nasi goreng spesial',
+    'Es teh manis',
+    'Roti bakar coklat',
+    'Mie ayam bakso',
+    'Air mineral 600ml',
+    'Paket sembako',
+    'Sabun cuci piring',
+  ],
   va: ['Kulkas 2 pintu', 'Paket sembako bulanan', 'Beras 25 kg', 'Kompor gas 2 tungku', 'Pesanan grosir'],
   airtime: ['Pulsa 10rb', 'Pulsa 25rb', 'Pulsa 50rb', 'Paket data 10GB', 'Pulsa 100rb'],
 };
@@ -157,10 +194,33 @@ const iso = (ms: number) => new Date(ms).toISOString();
 // ---------------------------------------------------------------- the build
 
 const ORDER_COLUMNS = [
-  'id', 'terminal_id', 'api', 'state', 'method_id', 'kind', 'amount', 'currency', 'item_name', 'item_id', 'user_id',
-  'customer_name', 'phone', 'training', 'request_body', 'delivery', 'gateway_transaction_id', 'instruction',
-  'response_body', 'rejection_retcode', 'rejection_message', 'rejection_http_status', 'expires_at', 'paid_at',
-  'late_payment', 'created_at', 'updated_at',
+  'id',
+  'terminal_id',
+  'api',
+  'state',
+  'method_id',
+  'kind',
+  'amount',
+  'currency',
+  'item_name',
+  'item_id',
+  'user_id',
+  'customer_name',
+  'phone',
+  'training',
+  'request_body',
+  'delivery',
+  'gateway_transaction_id',
+  'instruction',
+  'response_body',
+  'rejection_retcode',
+  'rejection_message',
+  'rejection_http_status',
+  'expires_at',
+  'paid_at',
+  'late_payment',
+  'created_at',
+  'updated_at',
 ];
 const EVENT_COLUMNS = ['order_id', 'at', 'type', 'from_state', 'to_state', 'source', 'actor', 'reason', 'payload'];
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -177,9 +237,12 @@ function apportion(total: number, weights: readonly number[]): number[] {
 }
 
 function dayCounts(plan: DayPlan, total: number, seed: number): number[] {
-  if (total < plan.targetOrders) throw new Error(`a file of ${total} orders cannot hold the ${plan.targetOrders} of the measured day`);
+  if (total < plan.targetOrders)
+    throw new Error(`a file of ${total} orders cannot hold the ${plan.targetOrders} of the measured day`);
   const rand = mulberry32(seed ^ 0x5bd1e995);
-  const others = plan.days.map((d, i) => (i === plan.targetIndex ? 0 : WEEKDAY_WEIGHTS[new Date(`${d}T00:00:00Z`).getUTCDay()]! * (0.85 + 0.3 * rand())));
+  const others = plan.days.map((d, i) =>
+    i === plan.targetIndex ? 0 : WEEKDAY_WEIGHTS[new Date(`${d}T00:00:00Z`).getUTCDay()]! * (0.85 + 0.3 * rand()),
+  );
   const counts = apportion(total - plan.targetOrders, others);
   counts[plan.targetIndex] = plan.targetOrders;
   return counts;
@@ -196,7 +259,13 @@ export interface BuildOptions {
   seed?: number;
 }
 
-export async function buildOrderLogFile(path: string, total: number, plan: DayPlan, samples: Samples, options: BuildOptions): Promise<BuildResult> {
+export async function buildOrderLogFile(
+  path: string,
+  total: number,
+  plan: DayPlan,
+  samples: Samples,
+  options: BuildOptions,
+): Promise<BuildResult> {
   const started = performance.now();
   const seed = options.seed ?? 20_260_101;
   const db = openDatabase(path);
@@ -205,8 +274,12 @@ export async function buildOrderLogFile(path: string, total: number, plan: DayPl
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
   if (!options.checkConstraints) db.pragma('ignore_check_constraints = ON');
-  const insertOrder = db.prepare(`INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${placeholders(ORDER_COLUMNS.length)})`);
-  const insertEvent = db.prepare(`INSERT INTO order_events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS.length)})`);
+  const insertOrder = db.prepare(
+    `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${placeholders(ORDER_COLUMNS.length)})`,
+  );
+  const insertEvent = db.prepare(
+    `INSERT INTO order_events (${EVENT_COLUMNS.join(', ')}) VALUES (${placeholders(EVENT_COLUMNS.length)})`,
+  );
 
   const usable = samples.methods.filter((m) => METHOD_WEIGHTS[m.methodId] !== undefined);
   if (usable.length === 0) throw new Error('no sample order matches the benchmark’s method mix');
@@ -242,7 +315,8 @@ export async function buildOrderLogFile(path: string, total: number, plan: DayPl
       const amount = amountFor(m.kind, m, rand);
       const itemList = ITEMS[group];
       const itemName = itemList[Math.floor(rand() * itemList.length)]!;
-      const itemId = rand() < 0.5 ? `SKU-${datePart.slice(2)}${String(Math.floor(rand() * 1000)).padStart(3, '0')}` : null;
+      const itemId =
+        rand() < 0.5 ? `SKU-${datePart.slice(2)}${String(Math.floor(rand() * 1000)).padStart(3, '0')}` : null;
       const userId = `walkin-${terminal.toLowerCase()}`;
       const customerName = m.requiresCustomerName ? NAMES[Math.floor(rand() * NAMES.length)]! : null;
       const phone = m.requiresPhone ? `0812${String(Math.floor(rand() * 1e8)).padStart(8, '0')}` : null;
@@ -278,8 +352,23 @@ export async function buildOrderLogFile(path: string, total: number, plan: DayPl
 
       const failure = state === 'rejected' ? samples.rejected : state === 'unknown' ? samples.unknown : null;
       insertOrder.run(
-        id, terminal, 'v2', state, m.methodId, m.kind, amount, 'IDR', itemName, itemId, userId,
-        customerName, phone, 0, JSON.stringify(request), state === 'unknown' ? 'sent' : 'answered', txId,
+        id,
+        terminal,
+        'v2',
+        state,
+        m.methodId,
+        m.kind,
+        amount,
+        'IDR',
+        itemName,
+        itemId,
+        userId,
+        customerName,
+        phone,
+        0,
+        JSON.stringify(request),
+        state === 'unknown' ? 'sent' : 'answered',
+        txId,
         accepted ? m.instruction : null,
         accepted ? m.responseBody : state === 'rejected' ? samples.rejected.responseBody : null,
         state === 'rejected' ? samples.rejected.retcode : null,
@@ -287,28 +376,111 @@ export async function buildOrderLogFile(path: string, total: number, plan: DayPl
         state === 'rejected' ? samples.rejected.httpStatus : null,
         expiresAt === null ? null : iso(expiresAt),
         state === 'paid' ? iso(finalAt) : null,
-        latePayment ? 1 : 0, createdIso, iso(lastAt),
+        latePayment ? 1 : 0,
+        createdIso,
+        iso(lastAt),
       );
 
       insertEvent.run(id, createdIso, 'created', null, 'creating', 'cashier', actor, null, null);
       events++;
       if (failure) {
-        insertEvent.run(id, iso(failure === samples.unknown ? finalAt : answeredAt), 'state_changed', 'creating', state, 'gateway', actor, failure.reason, null);
+        insertEvent.run(
+          id,
+          iso(failure === samples.unknown ? finalAt : answeredAt),
+          'state_changed',
+          'creating',
+          state,
+          'gateway',
+          actor,
+          failure.reason,
+          null,
+        );
         events++;
         continue;
       }
-      insertEvent.run(id, iso(answeredAt), 'state_changed', 'creating', 'awaiting_payment', 'gateway', actor, m.acceptedReason, null);
+      insertEvent.run(
+        id,
+        iso(answeredAt),
+        'state_changed',
+        'creating',
+        'awaiting_payment',
+        'gateway',
+        actor,
+        m.acceptedReason,
+        null,
+      );
       events++;
       if (state === 'awaiting_payment') continue;
       const facts = (status: string, paidAt: number | null) =>
-        JSON.stringify({ merchant_transaction_id: id, transaction_id: txId, status, amount, payment_method: m.methodId, paid_at: paidAt === null ? null : gatewayTime(paidAt) });
-      if (state === 'paid') insertEvent.run(id, iso(finalAt), 'state_changed', 'awaiting_payment', 'paid', 'callback', null, 'payment callback', facts('PAID', finalAt));
-      else if (state === 'expired') insertEvent.run(id, iso(finalAt), 'state_changed', 'awaiting_payment', 'expired', 'poll', null, 'status inquiry', facts('EXPIRED', null));
-      else if (state === 'failed') insertEvent.run(id, iso(finalAt), 'state_changed', 'awaiting_payment', 'failed', 'callback', null, 'payment callback', facts('FAILED', null));
-      else insertEvent.run(id, iso(finalAt), 'state_changed', 'awaiting_payment', 'cancelled', 'manager', 'manajer', 'customer left without paying', null);
+        JSON.stringify({
+          merchant_transaction_id: id,
+          transaction_id: txId,
+          status,
+          amount,
+          payment_method: m.methodId,
+          paid_at: paidAt === null ? null : gatewayTime(paidAt),
+        });
+      if (state === 'paid')
+        insertEvent.run(
+          id,
+          iso(finalAt),
+          'state_changed',
+          'awaiting_payment',
+          'paid',
+          'callback',
+          null,
+          'payment callback',
+          facts('PAID', finalAt),
+        );
+      else if (state === 'expired')
+        insertEvent.run(
+          id,
+          iso(finalAt),
+          'state_changed',
+          'awaiting_payment',
+          'expired',
+          'poll',
+          null,
+          'status inquiry',
+          facts('EXPIRED', null),
+        );
+      else if (state === 'failed')
+        insertEvent.run(
+          id,
+          iso(finalAt),
+          'state_changed',
+          'awaiting_payment',
+          'failed',
+          'callback',
+          null,
+          'payment callback',
+          facts('FAILED', null),
+        );
+      else
+        insertEvent.run(
+          id,
+          iso(finalAt),
+          'state_changed',
+          'awaiting_payment',
+          'cancelled',
+          'manager',
+          'manajer',
+          'customer left without paying',
+          null,
+        );
       events++;
       if (latePayment) {
-        insertEvent.run(id, iso(lastAt), 'late_payment', null, null, 'callback', null, 'payment callback', facts('PAID', lastAt));
+        insertEvent.run(
+          id,
+          iso(lastAt),
+          'late_payment',
+          null,
+          null,
+          'callback',
+          null,
+          'payment callback',
+          facts('PAID', lastAt),
+        );
         events++;
       }
     }
@@ -337,5 +509,9 @@ export async function buildOrderLogFile(path: string, total: number, plan: DayPl
 
 /** The store-local day the queries ask for, as the [from, to) the CLI would pass (UTC instants). */
 export function targetRange(plan: DayPlan): { day: string; from: Date; to: Date } {
-  return { day: plan.days[plan.targetIndex]!, from: new Date(plan.starts[plan.targetIndex]!), to: new Date(plan.starts[plan.targetIndex + 1]!) };
+  return {
+    day: plan.days[plan.targetIndex]!,
+    from: new Date(plan.starts[plan.targetIndex]!),
+    to: new Date(plan.starts[plan.targetIndex + 1]!),
+  };
 }

@@ -73,7 +73,8 @@ async function barePost(gateway: GatewayTarget, n: number): Promise<void> {
   });
   const text = await res.text();
   const json = JSON.parse(text) as { success?: unknown };
-  if (res.status !== 200 || json.success !== true) throw new Error(`bare POST failed: HTTP ${res.status} ${text.slice(0, 200)}`);
+  if (res.status !== 200 || json.success !== true)
+    throw new Error(`bare POST failed: HTTP ${res.status} ${text.slice(0, 200)}`);
 }
 
 async function coreCreate(loket: Loket, n: number): Promise<void> {

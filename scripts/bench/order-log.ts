@@ -103,7 +103,12 @@ function compare<T>(
   };
 }
 
-export function benchQueries(bigPath: string, smallPath: string, range: { from: Date; to: Date }, repeats: number): { summary: QueryComparison; list: QueryComparison } {
+export function benchQueries(
+  bigPath: string,
+  smallPath: string,
+  range: { from: Date; to: Date },
+  repeats: number,
+): { summary: QueryComparison; list: QueryComparison } {
   const big = openForBench(bigPath);
   const small = openForBench(smallPath);
   try {
@@ -143,7 +148,15 @@ export function benchInserts(path: string, sample: SampleOrder, total: number): 
   const writeOne = () => {
     const n = counter++;
     const id = `BENCH-${stamp}-${String(n).padStart(7, '0')}`;
-    const request = { redirect_target: '_top', user_id: 'walkin-bench', merchant_transaction_id: id, payment_method: sample.methodId, currency: 'IDR', amount: 25_000, item_name: 'Kopi susu gula aren' };
+    const request = {
+      redirect_target: '_top',
+      user_id: 'walkin-bench',
+      merchant_transaction_id: id,
+      payment_method: sample.methodId,
+      currency: 'IDR',
+      amount: 25_000,
+      item_name: 'Kopi susu gula aren',
+    };
     const order: NewOrder = {
       id,
       terminalId: 'BENCH',

@@ -37,14 +37,28 @@ export function renderReport(r: BenchResults): string {
   const a = r.orderCreation;
   if (a) {
     out.push('');
-    out.push(`(a) Order creation, ${a.method}, ${a.orders} of each, interleaved, after ${a.warmupRounds} warm-up rounds; one sandbox, node-fetch + signBody`);
+    out.push(
+      `(a) Order creation, ${a.method}, ${a.orders} of each, interleaved, after ${a.warmupRounds} warm-up rounds; one sandbox, node-fetch + signBody`,
+    );
     out.push(
       renderTable(
         [
           ['', 'p50 ms', 'p95 ms', 'ratio p50', 'ratio p95'],
-          ['core: OrderService.create (SQLite FULL)', fmtMs(a.core.p50), fmtMs(a.core.p95), fmtRatio(a.ratioP50), fmtRatio(a.ratioP95)],
+          [
+            'core: OrderService.create (SQLite FULL)',
+            fmtMs(a.core.p50),
+            fmtMs(a.core.p95),
+            fmtRatio(a.ratioP50),
+            fmtRatio(a.ratioP95),
+          ],
           ['bare: signed POST (baseline)', fmtMs(a.bare.p50), fmtMs(a.bare.p95), '1.00x', '1.00x'],
-          ['info: core with synchronous=OFF', fmtMs(a.coreSyncOff.p50), fmtMs(a.coreSyncOff.p95), fmtRatio(a.syncOffRatioP50), fmtRatio(a.syncOffRatioP95)],
+          [
+            'info: core with synchronous=OFF',
+            fmtMs(a.coreSyncOff.p50),
+            fmtMs(a.coreSyncOff.p95),
+            fmtRatio(a.syncOffRatioP50),
+            fmtRatio(a.syncOffRatioP95),
+          ],
         ],
         [1, 2, 3, 4],
       ),
@@ -62,7 +76,9 @@ export function renderReport(r: BenchResults): string {
         `(${fmtInt(big.orders / (big.ms / 1000))} orders/s), ${mb(big.fileBytes)}; baseline ${fmtInt(small.orders)} orders in ${fmtSeconds(small.ms)}, ${mb(small.fileBytes)}`,
     );
     const checks = (x: BuildResult) => (x.checkConstraints ? 'on' : 'skipped');
-    out.push(`CHECK constraints while loading: big file ${checks(big)}, baseline ${checks(small)}; the timed parts reopen both with openDatabase (WAL, synchronous=FULL)`);
+    out.push(
+      `CHECK constraints while loading: big file ${checks(big)}, baseline ${checks(small)}; the timed parts reopen both with openDatabase (WAL, synchronous=FULL)`,
+    );
     const q = (name: string, c: QueryComparison) => [
       name,
       fmtInt(c.rows),
@@ -83,19 +99,39 @@ export function renderReport(r: BenchResults): string {
         [1, 2, 3, 4, 5, 6, 7],
       ),
     );
-    out.push(`Times in ms; big = ${fmtInt(big.orders)} orders, small = ${fmtInt(small.orders)} orders; ${b.summary.big.n} timed runs each`);
-    out.push(`Same answer from both files: summary ${b.summary.identical ? 'yes' : 'NO'}, list ${b.list.identical ? 'yes' : 'NO'}`);
+    out.push(
+      `Times in ms; big = ${fmtInt(big.orders)} orders, small = ${fmtInt(small.orders)} orders; ${b.summary.big.n} timed runs each`,
+    );
+    out.push(
+      `Same answer from both files: summary ${b.summary.identical ? 'yes' : 'NO'}, list ${b.list.identical ? 'yes' : 'NO'}`,
+    );
     out.push(`Plan, summary: ${b.summary.plan.join(' | ')}`);
     out.push(`Plan, list:    ${b.list.plan.join(' | ')}`);
     const i = b.inserts;
     out.push('');
-    out.push(`Writes on the ${fmtInt(big.orders)}-order file: OrderLog.create + transition (2 IMMEDIATE transactions per order), blocks of ${i.blockSize} alternating`);
+    out.push(
+      `Writes on the ${fmtInt(big.orders)}-order file: OrderLog.create + transition (2 IMMEDIATE transactions per order), blocks of ${i.blockSize} alternating`,
+    );
     out.push(
       renderTable(
         [
           ['', 'orders', 'orders/s', 'p50 ms', 'p95 ms', 'ratio'],
-          ['synchronous=FULL (Loket)', fmtInt(i.full.orders), fmtInt(i.full.ordersPerSecond), fmtMs(i.full.perOrder.p50), fmtMs(i.full.perOrder.p95), fmtRatio(i.ratio)],
-          ['synchronous=OFF (baseline)', fmtInt(i.off.orders), fmtInt(i.off.ordersPerSecond), fmtMs(i.off.perOrder.p50), fmtMs(i.off.perOrder.p95), '1.00x'],
+          [
+            'synchronous=FULL (Loket)',
+            fmtInt(i.full.orders),
+            fmtInt(i.full.ordersPerSecond),
+            fmtMs(i.full.perOrder.p50),
+            fmtMs(i.full.perOrder.p95),
+            fmtRatio(i.ratio),
+          ],
+          [
+            'synchronous=OFF (baseline)',
+            fmtInt(i.off.orders),
+            fmtInt(i.off.ordersPerSecond),
+            fmtMs(i.off.perOrder.p50),
+            fmtMs(i.off.perOrder.p95),
+            '1.00x',
+          ],
         ],
         [1, 2, 3, 4, 5],
       ),
@@ -117,7 +153,15 @@ export function resultsJson(r: BenchResults): unknown {
     ratioP95: round(c.ratioP95),
   });
   return {
-    ...(r.screen ? { screen: { sales: r.screen.sales, chargeToQr: roundDistribution(r.screen.chargeToQr), sandboxAnswer: roundDistribution(r.screen.sandboxAnswer) } } : {}),
+    ...(r.screen
+      ? {
+          screen: {
+            sales: r.screen.sales,
+            chargeToQr: roundDistribution(r.screen.chargeToQr),
+            sandboxAnswer: roundDistribution(r.screen.sandboxAnswer),
+          },
+        }
+      : {}),
     finishedAt: r.finishedAt,
     totalSeconds: round(r.totalMs / 1000, 1),
     machine: r.machine,
@@ -143,15 +187,32 @@ export function resultsJson(r: BenchResults): unknown {
             timeZone: b.timeZone,
             dayOrders: b.dayOrders,
             build: Object.fromEntries(
-              Object.entries(b.build).map(([k, v]) => [k, { orders: v.orders, events: v.events, seconds: round(v.ms / 1000, 2), fileBytes: v.fileBytes, checkConstraints: v.checkConstraints }]),
+              Object.entries(b.build).map(([k, v]) => [
+                k,
+                {
+                  orders: v.orders,
+                  events: v.events,
+                  seconds: round(v.ms / 1000, 2),
+                  fileBytes: v.fileBytes,
+                  checkConstraints: v.checkConstraints,
+                },
+              ]),
             ),
             summary: q(b.summary),
             list: q(b.list),
             inserts: {
               blockSize: b.inserts.blockSize,
               ratioFullOverOff: round(b.inserts.ratio),
-              full: { ...b.inserts.full, ordersPerSecond: round(b.inserts.full.ordersPerSecond, 0), perOrder: roundDistribution(b.inserts.full.perOrder) },
-              off: { ...b.inserts.off, ordersPerSecond: round(b.inserts.off.ordersPerSecond, 0), perOrder: roundDistribution(b.inserts.off.perOrder) },
+              full: {
+                ...b.inserts.full,
+                ordersPerSecond: round(b.inserts.full.ordersPerSecond, 0),
+                perOrder: roundDistribution(b.inserts.full.perOrder),
+              },
+              off: {
+                ...b.inserts.off,
+                ordersPerSecond: round(b.inserts.off.ordersPerSecond, 0),
+                perOrder: roundDistribution(b.inserts.off.perOrder),
+              },
             },
           },
         }

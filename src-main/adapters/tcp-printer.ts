@@ -18,14 +18,7 @@ export interface NetworkPrinterOptions {
 }
 
 export type PrinterFailure =
-  | 'invalid_options'
-  | 'refused'
-  | 'timeout'
-  | 'unfinished'
-  | 'not_found'
-  | 'unreachable'
-  | 'dropped'
-  | 'error';
+  'invalid_options' | 'refused' | 'timeout' | 'unfinished' | 'not_found' | 'unreachable' | 'dropped' | 'error';
 
 /** What went wrong, in plain words in `message`, and as a code in `reason` for the caller's own wording. */
 export class ReceiptPrinterError extends Error {
@@ -51,7 +44,8 @@ function address(host: string, port: number): string {
 
 function describe(err: NodeJS.ErrnoException, host: string, port: number, timeoutMs: number): ReceiptPrinterError {
   const at = `the receipt printer at ${address(host, port)}`;
-  const fail = (message: string, reason: PrinterFailure) => new ReceiptPrinterError(message, reason, host, port, { cause: err });
+  const fail = (message: string, reason: PrinterFailure) =>
+    new ReceiptPrinterError(message, reason, host, port, { cause: err });
   switch (err.code) {
     case 'ECONNREFUSED':
       return fail(`${at} refused the connection (is it switched on, and is ${port} its port?)`, 'refused');
@@ -90,9 +84,17 @@ export function sendToNetworkPrinter(bytes: Buffer, opts: NetworkPrinterOptions)
     const port = opts?.port ?? DEFAULT_PRINTER_PORT;
     const timeoutMs = opts?.timeoutMs ?? DEFAULT_PRINTER_TIMEOUT_MS;
     const invalid = (message: string) =>
-      reject(new ReceiptPrinterError(`the receipt printer settings are wrong: ${message}`, 'invalid_options', host, Number(port)));
+      reject(
+        new ReceiptPrinterError(
+          `the receipt printer settings are wrong: ${message}`,
+          'invalid_options',
+          host,
+          Number(port),
+        ),
+      );
     if (!host || /\s/.test(host)) return invalid('the printer address is empty or has spaces in it');
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return invalid(`the port must be a whole number from 1 to 65535, not ${String(port)}`);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      return invalid(`the port must be a whole number from 1 to 65535, not ${String(port)}`);
     if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
       return invalid(`the time limit must be a positive number of milliseconds, not ${String(timeoutMs)}`);
     }

@@ -32,7 +32,10 @@ const defaultIo: Io = { out: (t) => process.stdout.write(t), err: (t) => process
 async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => Promise<T>): Promise<T> {
   const loket = await openLoket(options);
   try {
-    if (loket.interrupted.length) io.err(`note: ${loket.interrupted.length} order(s) interrupted by a stop are now unknown: ${loket.interrupted.join(', ')}\n`);
+    if (loket.interrupted.length)
+      io.err(
+        `note: ${loket.interrupted.length} order(s) interrupted by a stop are now unknown: ${loket.interrupted.join(', ')}\n`,
+      );
     return await fn(loket);
   } finally {
     await loket.close();
@@ -41,7 +44,8 @@ async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => 
 
 function wholeRupiah(text: string | undefined): number {
   if (text === undefined) throw new UsageError('--amount: is required');
-  if (!/^\d+$/.test(text)) throw new UsageError(`--amount: a whole number of rupiah, digits only (got ${JSON.stringify(text)})`);
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`--amount: a whole number of rupiah, digits only (got ${JSON.stringify(text)})`);
   return Number(text);
 }
 
@@ -96,9 +100,16 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
       { source: 'cli' },
     );
     if (values.json) {
-      io.out(JSON.stringify(outcome.ok ? outcome.order : { order: outcome.order ?? null, failure: publicFailure(outcome.failure) }, null, 2) + '\n');
+      io.out(
+        JSON.stringify(
+          outcome.ok ? outcome.order : { order: outcome.order ?? null, failure: publicFailure(outcome.failure) },
+          null,
+          2,
+        ) + '\n',
+      );
     } else {
-      if (outcome.order) io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+      if (outcome.order)
+        io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
       if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}${flagHint(outcome.failure)}\n`);
     }
     return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure);
@@ -123,7 +134,12 @@ function flagHint(failure: Parameters<typeof exitCodeFor>[0]): string {
 }
 
 async function show(argv: string[], options: OpenOptions, io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' } },
+  });
   const id = positionals[0];
   if (!id) throw new UsageError('order show: the order id is required');
   return withLoket(options, io, async (loket) => {
@@ -138,7 +154,9 @@ async function show(argv: string[], options: OpenOptions, io: Io): Promise<numbe
       io.out(orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n  events:\n');
       for (const e of events) {
         const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
-        io.out(`    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  (${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`);
+        io.out(
+          `    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  (${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
+        );
       }
     }
     return EXIT.OK;
@@ -154,16 +172,25 @@ async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptio
   });
   const id = positionals[0];
   if (!id) throw new UsageError(`order ${kind}: the order id is required`);
-  if (!values.reason || values.reason.trim().length < 3) throw new UsageError('--reason: is required: say why, in at least 3 characters');
+  if (!values.reason || values.reason.trim().length < 3)
+    throw new UsageError('--reason: is required: say why, in at least 3 characters');
   return withLoket(options, io, async (loket) => {
     if (!loket.log.get(id)) {
       io.err(`no order ${id}\n`);
       return EXIT.INVALID_INPUT;
     }
-    const meta = { source: 'manager' as const, actor: values.actor ?? process.env.USER ?? 'manager', reason: values.reason! };
+    const meta = {
+      source: 'manager' as const,
+      actor: values.actor ?? process.env.USER ?? 'manager',
+      reason: values.reason!,
+    };
     try {
       const order = kind === 'pay' ? loket.orders.confirmPaid(id, meta) : loket.orders.cancel(id, meta);
-      io.out(values.json ? JSON.stringify(order, null, 2) + '\n' : orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+      io.out(
+        values.json
+          ? JSON.stringify(order, null, 2) + '\n'
+          : orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n',
+      );
       return EXIT.OK;
     } catch (err) {
       if ((err as Error).name === 'IllegalTransitionError') {
@@ -178,7 +205,11 @@ async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptio
 export async function runOrdersCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== 'list') throw new UsageError(`orders: unknown subcommand ${JSON.stringify(sub ?? '')}; use list`);
-  const { values } = parseArgs({ args: rest, strict: true, options: { date: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: { date: { type: 'string' }, state: { type: 'string' }, json: { type: 'boolean' } },
+  });
   if (values.state !== undefined && !ORDER_STATES.includes(values.state as OrderState)) {
     throw new UsageError(`--state: must be one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(values.state)})`);
   }
@@ -192,14 +223,20 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
     else {
       io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
       for (const o of orders) {
-        io.out(`${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`);
+        io.out(
+          `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
+        );
       }
     }
     return EXIT.OK;
   });
 }
 
-export async function runReconcileCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+export async function runReconcileCommand(
+  argv: string[],
+  options: OpenOptions = {},
+  io: Io = defaultIo,
+): Promise<number> {
   const { values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } });
   return withLoket(options, io, async (loket) => {
     const results = await loket.orders.reconcile({ source: 'reconcile' });

@@ -37,7 +37,10 @@ export const apiArgSchemas = {
   listOrders: z.tuple([
     z
       .object({
-        date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+        date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional(),
         state: z.enum(ORDER_STATES).optional(),
       })
       .strict(),
@@ -156,7 +159,10 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
   const parsed = apiArgSchemas[method].safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ApiError('invalid_arguments', `${method}: argument ${issue.path.join('.') || '(list)'}: ${issue.message}`);
+    throw new ApiError(
+      'invalid_arguments',
+      `${method}: argument ${issue.path.join('.') || '(list)'}: ${issue.message}`,
+    );
   }
   return { method, args: parsed.data as unknown[] };
 }

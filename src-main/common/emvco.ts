@@ -120,7 +120,8 @@ export function buildQrisPayload(input: QrisInput): string {
     tlv('01', merchantPan, 'merchantPan') +
     tlv('02', nmid, 'nmid') +
     tlv('03', 'UMI', 'merchant criteria');
-  const qrisAccount = tlv('00', 'ID.CO.QRIS.WWW', 'QRIS domain') + tlv('02', nmid, 'nmid') + tlv('03', 'UMI', 'merchant criteria');
+  const qrisAccount =
+    tlv('00', 'ID.CO.QRIS.WWW', 'QRIS domain') + tlv('02', nmid, 'nmid') + tlv('03', 'UMI', 'merchant criteria');
 
   const body =
     tlv('00', '01', 'payload format indicator') +
@@ -158,7 +159,9 @@ function parseTlvs(chars: readonly string[], where: string): Array<[tag: string,
     if (length === 0) throw new Error(`${where}: tag ${tag} has length 00; empty data objects are not allowed`);
     const remaining = chars.length - (i + 4);
     if (length > remaining) {
-      throw new Error(`${where}: tag ${tag} declares length ${length} but only ${remaining} characters remain (truncated?)`);
+      throw new Error(
+        `${where}: tag ${tag} declares length ${length} but only ${remaining} characters remain (truncated?)`,
+      );
     }
     if (seen.has(tag)) throw new Error(`${where}: tag ${tag} appears more than once`);
     seen.add(tag);

@@ -28,13 +28,7 @@ export const SEED_DEFAULTS = { currency: 'IDR', redirect_target: '_top' } as con
 export const REDIRECT_TARGETS = ['_top', '_self', '_parent', '_blank'] as const;
 
 export type FieldRule =
-  | 'required'
-  | 'type'
-  | 'max_length'
-  | 'format'
-  | 'unsupported_method'
-  | 'customer_name_required'
-  | 'amount_range';
+  'required' | 'type' | 'max_length' | 'format' | 'unsupported_method' | 'customer_name_required' | 'amount_range';
 
 export interface FieldIssue {
   field: string;
@@ -43,8 +37,7 @@ export interface FieldIssue {
 }
 
 export type ValidationResult =
-  | { ok: true; value: OrderRequest; method: PaymentMethod }
-  | { ok: false; issues: FieldIssue[] };
+  { ok: true; value: OrderRequest; method: PaymentMethod } | { ok: false; issues: FieldIssue[] };
 
 const RULE_RETCODE: Record<FieldRule, Retcode> = {
   required: RETCODE.FIELD_REQUIRED,
@@ -95,7 +88,8 @@ const STRING_FIELDS: Record<Exclude<keyof OrderRequest, 'amount'>, StringSpec> =
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
@@ -139,15 +133,27 @@ function checkAmount(raw: unknown, issues: FieldIssue[]): number | undefined {
     return undefined;
   }
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
-    issues.push({ field: 'amount', rule: 'type', message: `amount: must be a whole number of rupiah (got ${describeValue(raw)})` });
+    issues.push({
+      field: 'amount',
+      rule: 'type',
+      message: `amount: must be a whole number of rupiah (got ${describeValue(raw)})`,
+    });
     return undefined;
   }
   if (!Number.isInteger(raw)) {
-    issues.push({ field: 'amount', rule: 'type', message: `amount: must be a whole number of rupiah, without decimals (got ${raw})` });
+    issues.push({
+      field: 'amount',
+      rule: 'type',
+      message: `amount: must be a whole number of rupiah, without decimals (got ${raw})`,
+    });
     return undefined;
   }
   if (raw <= 0 || !Number.isSafeInteger(raw)) {
-    issues.push({ field: 'amount', rule: 'amount_range', message: `amount: must be a positive whole number of rupiah (got ${raw})` });
+    issues.push({
+      field: 'amount',
+      rule: 'amount_range',
+      message: `amount: must be a positive whole number of rupiah (got ${raw})`,
+    });
     return undefined;
   }
   return raw;
@@ -165,9 +171,18 @@ export interface ValidateOptions {
   acceptDisabled?: boolean;
 }
 
-export function validateOrderRequest(input: unknown, methods: readonly PaymentMethod[], options: ValidateOptions = {}): ValidationResult {
+export function validateOrderRequest(
+  input: unknown,
+  methods: readonly PaymentMethod[],
+  options: ValidateOptions = {},
+): ValidationResult {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { ok: false, issues: [{ field: '(body)', rule: 'type', message: `(body): must be a JSON object (got ${describeValue(input)})` }] };
+    return {
+      ok: false,
+      issues: [
+        { field: '(body)', rule: 'type', message: `(body): must be a JSON object (got ${describeValue(input)})` },
+      ],
+    };
   }
   const body = input as Record<string, unknown>;
   const issues: FieldIssue[] = [];
@@ -190,11 +205,23 @@ export function validateOrderRequest(input: unknown, methods: readonly PaymentMe
     });
   }
   if (method) {
-    if (method.requiresCustomerName && strings.customer_name === undefined && !issues.some((i) => i.field === 'customer_name')) {
-      issues.push({ field: 'customer_name', rule: 'customer_name_required', message: `customer_name: is required for ${method.id}` });
+    if (
+      method.requiresCustomerName &&
+      strings.customer_name === undefined &&
+      !issues.some((i) => i.field === 'customer_name')
+    ) {
+      issues.push({
+        field: 'customer_name',
+        rule: 'customer_name_required',
+        message: `customer_name: is required for ${method.id}`,
+      });
     }
     if (method.requiresPhone && strings.user_mdn === undefined && !issues.some((i) => i.field === 'user_mdn')) {
-      issues.push({ field: 'user_mdn', rule: 'required', message: `user_mdn: is required for ${method.id} (carrier billing charges this number)` });
+      issues.push({
+        field: 'user_mdn',
+        rule: 'required',
+        message: `user_mdn: is required for ${method.id} (carrier billing charges this number)`,
+      });
     }
     if (amount !== undefined && (amount < method.minAmount || amount > method.maxAmount)) {
       issues.push({

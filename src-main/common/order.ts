@@ -4,7 +4,16 @@ import type { PaymentKind } from './payment-methods';
  * An order's life (DESIGN.md §4). `creating` is logged before the request leaves; `unknown` means it
  * may or may not have reached the gateway and is resolved by reconciliation or a manager.
  */
-export const ORDER_STATES = ['creating', 'awaiting_payment', 'rejected', 'unknown', 'paid', 'expired', 'cancelled', 'failed'] as const;
+export const ORDER_STATES = [
+  'creating',
+  'awaiting_payment',
+  'rejected',
+  'unknown',
+  'paid',
+  'expired',
+  'cancelled',
+  'failed',
+] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The one state machine. Anything not listed here is an illegal transition. */
@@ -38,7 +47,18 @@ export class IllegalTransitionError extends Error {
 }
 
 /** Who or what caused an event: kept with every row of the event log. */
-export const EVENT_SOURCES = ['cashier', 'gateway', 'callback', 'poll', 'inquiry', 'manager', 'startup', 'reconcile', 'cli', 'system'] as const;
+export const EVENT_SOURCES = [
+  'cashier',
+  'gateway',
+  'callback',
+  'poll',
+  'inquiry',
+  'manager',
+  'startup',
+  'reconcile',
+  'cli',
+  'system',
+] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /**
@@ -55,9 +75,23 @@ export type Delivery = 'pending' | 'not_sent' | 'sent' | 'answered';
 export type PaymentInstruction = (
   | { type: 'qr'; qrString: string; qrisUrl?: string; back_url?: string }
   | { type: 'ewallet'; redirect: string; qrisUrl?: string; back_url?: string }
-  | { type: 'sms_reply'; keyword: string; sms_code: string; short_code?: string; phone_number?: string; trx_type?: string }
+  | {
+      type: 'sms_reply';
+      keyword: string;
+      sms_code: string;
+      short_code?: string;
+      phone_number?: string;
+      trx_type?: string;
+    }
   | { type: 'carrier_billing' }
-  | { type: 'virtual_account'; va: string; payment_url?: string; customer_name?: string; expired_date?: string; transaction_id?: string }
+  | {
+      type: 'virtual_account';
+      va: string;
+      payment_url?: string;
+      customer_name?: string;
+      expired_date?: string;
+      transaction_id?: string;
+    }
   | { type: 'payment_page'; url: string; token: string }
 ) & { extra?: Record<string, unknown> };
 

@@ -35,7 +35,10 @@ export const paymentMethodSchema = z
   })
   .strict()
   .refine((m) => m.minAmount <= m.maxAmount, { message: 'minAmount must not exceed maxAmount', path: ['minAmount'] })
-  .refine((m) => !m.hasShortCode || m.kind === 'airtime_sms', { message: 'hasShortCode applies to airtime_sms only', path: ['hasShortCode'] })
+  .refine((m) => !m.hasShortCode || m.kind === 'airtime_sms', {
+    message: 'hasShortCode applies to airtime_sms only',
+    path: ['hasShortCode'],
+  })
   .refine((m) => !m.requiresCustomerName || m.kind === 'va_bank', {
     message: 'requiresCustomerName applies to bank virtual accounts only',
     path: ['requiresCustomerName'],

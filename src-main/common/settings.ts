@@ -5,16 +5,32 @@ import { PAYMENT_KINDS, type PaymentKind } from './payment-methods';
  * Loket's non-secret settings, stored in the order database (the appkey and signing secret live in the
  * SecretStore, never here). Shared with the renderer for the manager's settings screen.
  */
-const kindSeconds = z.object(Object.fromEntries(PAYMENT_KINDS.map((k) => [k, z.number().int().min(30).max(7 * 24 * 3600)])) as Record<PaymentKind, z.ZodNumber>);
+const kindSeconds = z.object(
+  Object.fromEntries(
+    PAYMENT_KINDS.map((k) => [
+      k,
+      z
+        .number()
+        .int()
+        .min(30)
+        .max(7 * 24 * 3600),
+    ]),
+  ) as Record<PaymentKind, z.ZodNumber>,
+);
 
 export const gatewaySettingsSchema = z
   .object({
-    baseUrl: z.string().regex(/^https?:\/\/[^\s/?#]+(?::\d+)?(\/[^\s?#]*)?$/, 'must be an http(s) base URL without query'),
+    baseUrl: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(?::\d+)?(\/[^\s?#]*)?$/, 'must be an http(s) base URL without query'),
     appId: z.string().min(1).max(100),
     signing: z.object({ key: z.enum(['appkey', 'secret']), encoding: z.enum(['hex', 'base64']) }).strict(),
     timeoutMs: z.number().int().min(1000).max(120_000),
     /** The aggregator's status inquiry, where it has one (the sandbox: /api/status); null turns polling off. */
-    inquiryPath: z.string().regex(/^\/\S*$/).nullable(),
+    inquiryPath: z
+      .string()
+      .regex(/^\/\S*$/)
+      .nullable(),
     /** The zone of the gateway's `expired_date`. */
     timeZone: z.string().min(1),
   })
@@ -26,7 +42,10 @@ export const callbackListenerSchema = z
     port: z.number().int().min(0).max(65535),
     path: z.string().regex(/^\/\S*$/),
     /** The URL the gateway should call, when it differs from host:port (a relay or a tunnel). */
-    publicUrl: z.string().regex(/^https?:\/\/\S+$/).optional(),
+    publicUrl: z
+      .string()
+      .regex(/^https?:\/\/\S+$/)
+      .optional(),
   })
   .strict();
 

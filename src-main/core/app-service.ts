@@ -1,4 +1,12 @@
-import { ApiError, type ApiHandlers, type ChargeInput, type ChargeResult, type CatalogueItem, type DisplayState, type LiveEvent } from '../common/api';
+import {
+  ApiError,
+  type ApiHandlers,
+  type ChargeInput,
+  type ChargeResult,
+  type CatalogueItem,
+  type DisplayState,
+  type LiveEvent,
+} from '../common/api';
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
@@ -96,7 +104,8 @@ export class AppService implements ApiHandlers {
     const tz = this.deps.info.timeZone;
     const day = filter.date ?? dayIn(this.deps.clock.now(), tz);
     const range = dayRange(day, tz);
-    if (!range) throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+    if (!range)
+      throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
     // Newest first: the cashier looks for the sale just made.
     return this.deps.log.list({ ...range, ...(filter.state ? { state: filter.state } : {}) }).reverse();
   }
@@ -104,7 +113,10 @@ export class AppService implements ApiHandlers {
   cancelOrder(id: string, reason: string): Order {
     const order = this.requireOrder(id);
     if (order.state !== 'awaiting_payment' && order.state !== 'unknown') {
-      throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment or with an unknown outcome can be cancelled`);
+      throw new ApiError(
+        'conflict',
+        `order ${id} is ${order.state}; only an order waiting for payment or with an unknown outcome can be cancelled`,
+      );
     }
     return this.deps.orders.cancel(id, { source: 'cashier', actor: 'cashier', reason });
   }
@@ -114,7 +126,8 @@ export class AppService implements ApiHandlers {
       throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
     }
     const order = this.requireOrder(id);
-    if (order.state !== 'awaiting_payment') throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment can be paid`);
+    if (order.state !== 'awaiting_payment')
+      throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment can be paid`);
     await this.deps.simulatePayment(id);
     return this.requireOrder(id);
   }
@@ -152,16 +165,23 @@ export class AppService implements ApiHandlers {
 
   receipt(id: string, options: { paper: 58 | 80; copy: boolean }): { html: string } {
     const order = this.requireOrder(id);
-    this.deps.log.note(id, { source: 'cashier', reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})` });
+    this.deps.log.note(id, {
+      source: 'cashier',
+      reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})`,
+    });
     return { html: this.deps.receipts.html(order, options) };
   }
 
   async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
     const order = this.requireOrder(id);
-    if (!this.deps.receipts.print) return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
+    if (!this.deps.receipts.print)
+      return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
     try {
       await this.deps.receipts.print(order, options);
-      this.deps.log.note(id, { source: 'cashier', reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}` });
+      this.deps.log.note(id, {
+        source: 'cashier',
+        reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}`,
+      });
       return { ok: true, message: options.copy ? 'Copy printed.' : 'Receipt printed.' };
     } catch (err) {
       // The sale stands whatever the printer does; the cashier is told and can print again.

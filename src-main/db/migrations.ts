@@ -138,7 +138,8 @@ export function schemaVersion(db: Database): number {
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration list out of order: position ${i + 1} holds version ${m.version}`);
+    if (m.version !== i + 1)
+      throw new Error(`migration list out of order: position ${i + 1} holds version ${m.version}`);
   });
   const known = migrations.length;
   const from = schemaVersion(db);
@@ -149,7 +150,8 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       // Read again under the write lock: another process opening the same file may have got here first.
       const current = schemaVersion(db);
       if (current >= m.version) return;
-      if (current !== m.version - 1) throw new Error(`cannot apply migration ${m.version} to a database at version ${current}`);
+      if (current !== m.version - 1)
+        throw new Error(`cannot apply migration ${m.version} to a database at version ${current}`);
       try {
         db.exec(m.sql);
       } catch (err) {

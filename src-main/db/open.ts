@@ -31,7 +31,10 @@ export function openDatabase(path: string): Database {
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     // SQLite silently keeps the old mode where WAL is impossible (e.g. some network file systems);
     // the durability and reader/writer guarantees of DESIGN.md §4 assume WAL, so say so instead.
-    if (!inMemory && mode !== 'wal') throw new Error(`cannot use write-ahead logging for ${path} (journal mode stays ${String(mode)}); put the database on a local disk`);
+    if (!inMemory && mode !== 'wal')
+      throw new Error(
+        `cannot use write-ahead logging for ${path} (journal mode stays ${String(mode)}); put the database on a local disk`,
+      );
     // FULL: a payment acknowledged to the cashier must survive a power cut, not just a crash.
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');

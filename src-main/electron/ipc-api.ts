@@ -13,7 +13,13 @@ export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) =>
   }
 }
 
-async function call(method: string, handlers: ApiHandlers, isAppUrl: (url: string) => boolean, event: IpcMainInvokeEvent, args: unknown[]): Promise<unknown> {
+async function call(
+  method: string,
+  handlers: ApiHandlers,
+  isAppUrl: (url: string) => boolean,
+  event: IpcMainInvokeEvent,
+  args: unknown[],
+): Promise<unknown> {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
     console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}`);

@@ -4,8 +4,7 @@ import type { BrowserWindow } from 'electron';
 
 /** Where the renderer comes from: the electron-vite dev server, or the built files in out/renderer. */
 export type RendererSource =
-  | { kind: 'dev-server'; url: string; origin: string }
-  | { kind: 'files'; indexFile: string; dir: string };
+  { kind: 'dev-server'; url: string; origin: string } | { kind: 'files'; indexFile: string; dir: string };
 
 export function resolveRendererSource(options: {
   /** Only pass this in development: in a packaged app an environment variable must not pick the code we trust. */

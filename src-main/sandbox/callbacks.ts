@@ -73,7 +73,15 @@ export class CallbackDispatcher {
   send(url: string, payload: Record<string, unknown>): void {
     const mtid = String(payload.merchant_transaction_id);
     if (!this.policy.allowAnyHost && !isLoopbackUrl(url)) {
-      this.record({ merchant_transaction_id: mtid, url, attempt: 0, at: new Date().toISOString(), error: 'not sent: the sandbox calls back loopback addresses only (start it with --callbacks-any-host to allow others)', delivered: false });
+      this.record({
+        merchant_transaction_id: mtid,
+        url,
+        attempt: 0,
+        at: new Date().toISOString(),
+        error:
+          'not sent: the sandbox calls back loopback addresses only (start it with --callbacks-any-host to allow others)',
+        delivered: false,
+      });
       return;
     }
     const body = JSON.stringify(payload);
@@ -94,7 +102,9 @@ export class CallbackDispatcher {
 
   private record(a: CallbackAttempt): void {
     this.attempts.push(a);
-    this.log(`callback ${a.merchant_transaction_id} attempt ${a.attempt} -> ${a.delivered ? 'delivered' : 'failed'} ${a.status ?? ''}${a.error ? ` (${a.error})` : ''}`);
+    this.log(
+      `callback ${a.merchant_transaction_id} attempt ${a.attempt} -> ${a.delivered ? 'delivered' : 'failed'} ${a.status ?? ''}${a.error ? ` (${a.error})` : ''}`,
+    );
   }
 
   private async attempt(url: string, body: string, mtid: string, n: number): Promise<void> {
@@ -126,12 +136,23 @@ export class CallbackDispatcher {
       this.inFlight.delete(controller);
     }
     const delivered = status !== undefined && status >= 200 && status < 300;
-    this.record({ merchant_transaction_id: mtid, url, attempt: n, at: new Date().toISOString(), status, error, delivered });
+    this.record({
+      merchant_transaction_id: mtid,
+      url,
+      attempt: n,
+      at: new Date().toISOString(),
+      status,
+      error,
+      delivered,
+    });
     if (delivered || this.closed || n >= this.policy.maxAttempts) return;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      void this.attempt(url, body, mtid, n + 1);
-    }, backoffDelay(this.policy, n));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        void this.attempt(url, body, mtid, n + 1);
+      },
+      backoffDelay(this.policy, n),
+    );
     t.unref();
     this.timers.add(t);
   }

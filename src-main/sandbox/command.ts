@@ -46,20 +46,29 @@ export function sandboxOptionsFromArgs(argv: string[]): SandboxOptions {
   const int = (name: string, text: string | undefined, min: number, max: number): number | undefined => {
     if (text === undefined) return undefined;
     const n = Number(text);
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`--${name}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
     return n;
   };
   const signWith = values['sign-with'] ?? 'appkey';
-  if (signWith !== 'appkey' && signWith !== 'secret') throw new UsageError(`--sign-with: must be appkey or secret (got ${JSON.stringify(signWith)})`);
+  if (signWith !== 'appkey' && signWith !== 'secret')
+    throw new UsageError(`--sign-with: must be appkey or secret (got ${JSON.stringify(signWith)})`);
   const encoding = values['sign-encoding'] ?? 'hex';
-  if (encoding !== 'hex' && encoding !== 'base64') throw new UsageError(`--sign-encoding: must be hex or base64 (got ${JSON.stringify(encoding)})`);
-  if (signWith === 'secret' && !values['sign-secret']) throw new UsageError('--sign-secret: is required with --sign-with secret');
-  const signing: SigningProfile = { key: signWith, encoding, ...(values['sign-secret'] ? { secret: values['sign-secret'] } : {}) };
+  if (encoding !== 'hex' && encoding !== 'base64')
+    throw new UsageError(`--sign-encoding: must be hex or base64 (got ${JSON.stringify(encoding)})`);
+  if (signWith === 'secret' && !values['sign-secret'])
+    throw new UsageError('--sign-secret: is required with --sign-with secret');
+  const signing: SigningProfile = {
+    key: signWith,
+    encoding,
+    ...(values['sign-secret'] ? { secret: values['sign-secret'] } : {}),
+  };
 
   const ttlSeconds: Partial<Record<PaymentKind, number>> = {};
   for (const entry of values.ttl ?? []) {
     const [kind, seconds] = entry.split('=');
-    if (!PAYMENT_KINDS.includes(kind as PaymentKind)) throw new UsageError(`--ttl: kind must be one of ${PAYMENT_KINDS.join(', ')} (got ${JSON.stringify(kind)})`);
+    if (!PAYMENT_KINDS.includes(kind as PaymentKind))
+      throw new UsageError(`--ttl: kind must be one of ${PAYMENT_KINDS.join(', ')} (got ${JSON.stringify(kind)})`);
     ttlSeconds[kind as PaymentKind] = int('ttl', seconds, 1, 30 * 24 * 3600)!;
   }
   const attempts = int('callback-attempts', values['callback-attempts'], 1, 20);
@@ -90,7 +99,9 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   console.log(`base URL: ${sandbox.url}`);
   console.log(`appid:    ${sandbox.appId}`);
   console.log(`appkey:   ${options.appKey}`);
-  console.log(`bodysign: HMAC-SHA256 over the exact body bytes, ${signing.encoding}, keyed with the ${signing.key === 'appkey' ? 'appkey' : 'signing secret'}`);
+  console.log(
+    `bodysign: HMAC-SHA256 over the exact body bytes, ${signing.encoding}, keyed with the ${signing.key === 'appkey' ? 'appkey' : 'signing secret'}`,
+  );
   console.log('Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

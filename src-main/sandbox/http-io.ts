@@ -7,7 +7,12 @@ export function isJsonContentType(req: IncomingMessage): boolean {
   return type === 'application/json';
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
@@ -30,14 +35,20 @@ export function sendError(
   sendJson(res, status, { success: false, retcode, message }, extraHeaders);
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, extraHeaders: Record<string, string> = {}): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  extraHeaders: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; script-src 'unsafe-inline'",
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; script-src 'unsafe-inline'",
     ...extraHeaders,
   });
   res.end(html);

@@ -107,7 +107,9 @@ export class OrderBook {
   }
 }
 
-export function smsDetails(method: PaymentMethod): Pick<PaymentData, 'keyword' | 'sms_code' | 'trx_type' | 'short_code'> {
+export function smsDetails(
+  method: PaymentMethod,
+): Pick<PaymentData, 'keyword' | 'sms_code' | 'trx_type' | 'short_code'> {
   const details: Pick<PaymentData, 'keyword' | 'sms_code' | 'trx_type' | 'short_code'> = {
     keyword: SMS_KEYWORD,
     sms_code: String(randomInt(0, 1_000_000)).padStart(6, '0'),

@@ -15,7 +15,14 @@ export function v2SuccessBody(order: SandboxOrder, timeZone: string): Record<str
   const p = order.payment;
   switch (order.method.kind) {
     case 'qris':
-      return { back_url: p.back_url, message: ok.message, qrString: p.qrString, qrisUrl: p.qrisUrl, retcode: ok.retcode, success: true };
+      return {
+        back_url: p.back_url,
+        message: ok.message,
+        qrString: p.qrString,
+        qrisUrl: p.qrisUrl,
+        retcode: ok.retcode,
+        success: true,
+      };
     case 'airtime_sms': {
       const body: Record<string, unknown> = {
         message: ok.message,
@@ -32,7 +39,14 @@ export function v2SuccessBody(order: SandboxOrder, timeZone: string): Record<str
       return { ...body, message: ok.message, redirect: p.redirect, retcode: ok.retcode, success: true };
     }
     case 'ewallet_qr_redirect':
-      return { back_url: p.back_url, message: ok.message, qrisUrl: p.qrisUrl, redirect: p.redirect, retcode: ok.retcode, success: true };
+      return {
+        back_url: p.back_url,
+        message: ok.message,
+        qrisUrl: p.qrisUrl,
+        redirect: p.redirect,
+        retcode: ok.retcode,
+        success: true,
+      };
     case 'airtime':
       return { ...ok };
     case 'va_bank':

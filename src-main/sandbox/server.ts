@@ -12,7 +12,14 @@ import { loadPaymentCatalogue } from '../core/catalogue';
 import { CallbackDispatcher, DEFAULT_CALLBACK_POLICY, type CallbackPolicy } from './callbacks';
 import { FaultSwitches, faultSettingsSchema } from './faults';
 import { isJsonContentType, readBody, sendError, sendHtml, sendInternalError, sendJson } from './http-io';
-import { DEFAULT_TTL_SECONDS, OrderBook, smsDetails, type PaymentData, type SandboxOrder, type SandboxStatus } from './orders';
+import {
+  DEFAULT_TTL_SECONDS,
+  OrderBook,
+  smsDetails,
+  type PaymentData,
+  type SandboxOrder,
+  type SandboxStatus,
+} from './orders';
 import { renderNotFoundPage, renderPaymentPage } from './payment-page';
 import { statusFacts, v1SuccessBody, v2SuccessBody } from './responses';
 
@@ -53,7 +60,13 @@ export interface SandboxHandle {
   close(): Promise<void>;
 }
 
-const DEFAULT_MERCHANT = { name: 'LOKET SANDBOX STORE', city: 'JAKARTA', postalCode: '10110', nmid: 'ID1026000000001', pan: '9360001400000000019' };
+const DEFAULT_MERCHANT = {
+  name: 'LOKET SANDBOX STORE',
+  city: 'JAKARTA',
+  postalCode: '10110',
+  nmid: 'ID1026000000001',
+  pan: '9360001400000000019',
+};
 
 /** A path segment with broken percent-encoding names nothing; decoding it must not throw. */
 function safeDecode(segment: string): string {
@@ -104,7 +117,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const orders = new OrderBook();
   const faults = new FaultSwitches();
-  const callbacks = new CallbackDispatcher({ ...DEFAULT_CALLBACK_POLICY, ...options.callbacks }, { appId, key, encoding: signing.encoding }, log);
+  const callbacks = new CallbackDispatcher(
+    { ...DEFAULT_CALLBACK_POLICY, ...options.callbacks },
+    { appId, key, encoding: signing.encoding },
+    log,
+  );
   const expiryTimers = new Map<string, NodeJS.Timeout>();
   // Injected latency must not hold close() up: closing ends every pause at once.
   const pauses = new Set<() => void>();
@@ -126,11 +143,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function settle(mtid: string, to: Exclude<SandboxStatus, 'PENDING'>): SandboxOrder {
     const order = orders.get(mtid);
-    if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
+    if (!order)
+      throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
     // An order past its expiry cannot be paid or failed any more; expiring it is this very call.
     if (to !== 'EXPIRED') expireIfDue(order);
     if (order.status !== 'PENDING') {
-      throw new HttpProblem(409, RETCODE.ILLEGAL_TRANSITION, `order ${mtid} is ${order.status}; only a PENDING order can become ${to}`);
+      throw new HttpProblem(
+        409,
+        RETCODE.ILLEGAL_TRANSITION,
+        `order ${mtid} is ${order.status}; only a PENDING order can become ${to}`,
+      );
     }
     order.status = to;
     order.statusChangedAt = new Date();
@@ -143,22 +165,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function expireIfDue(order: SandboxOrder): void {
-    if (order.status === 'PENDING' && Date.now() >= order.expiresAt.getTime()) settle(order.request.merchant_transaction_id, 'EXPIRED');
+    if (order.status === 'PENDING' && Date.now() >= order.expiresAt.getTime())
+      settle(order.request.merchant_transaction_id, 'EXPIRED');
   }
 
   function scheduleExpiry(order: SandboxOrder): void {
     const mtid = order.request.merchant_transaction_id;
-    const timer = setTimeout(() => {
-      expiryTimers.delete(mtid);
-      // Timers may wake a little early; then wait again rather than leave the order PENDING for good.
-      if (order.status === 'PENDING' && Date.now() < order.expiresAt.getTime()) scheduleExpiry(order);
-      else expireIfDue(order);
-    }, Math.max(1, order.expiresAt.getTime() - Date.now()));
+    const timer = setTimeout(
+      () => {
+        expiryTimers.delete(mtid);
+        // Timers may wake a little early; then wait again rather than leave the order PENDING for good.
+        if (order.status === 'PENDING' && Date.now() < order.expiresAt.getTime()) scheduleExpiry(order);
+        else expireIfDue(order);
+      },
+      Math.max(1, order.expiresAt.getTime() - Date.now()),
+    );
     timer.unref();
     expiryTimers.set(mtid, timer);
   }
 
-  function paymentData(method: PaymentMethod, req: SandboxOrder['request'], token: string, transactionId: string): PaymentData {
+  function paymentData(
+    method: PaymentMethod,
+    req: SandboxOrder['request'],
+    token: string,
+    transactionId: string,
+  ): PaymentData {
     const page = baseUrl + pagePath(token);
     const qrisUrl = `${baseUrl}/api/qris/${token}.png`;
     const qris = () =>
@@ -186,7 +217,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return {};
       case 'va_bank':
       case 'va_cstore':
-        return { va: orders.newVirtualAccount(method.id), ...(method.requiresCustomerName ? {} : { payment_url: page }) };
+        return {
+          va: orders.newVirtualAccount(method.id),
+          ...(method.requiresCustomerName ? {} : { payment_url: page }),
+        };
     }
   }
 
@@ -197,7 +231,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new HttpProblem(401, RETCODE.AUTH_HEADER_MISSING, `header ${header}: is required`);
       }
     }
-    if (req.headers.appid !== appId) throw new HttpProblem(401, RETCODE.UNKNOWN_APPID, 'header appid: unknown application id');
+    if (req.headers.appid !== appId)
+      throw new HttpProblem(401, RETCODE.UNKNOWN_APPID, 'header appid: unknown application id');
     const given = Buffer.from(req.headers.appkey as string);
     const expected = Buffer.from(appKey);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -216,10 +251,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function signedJson(req: IncomingMessage): Promise<unknown> {
     const read = await readBody(req, bodyLimit);
     if (read.kind === 'aborted') throw new HttpProblem(400, RETCODE.MALFORMED_JSON, 'the request body was cut off');
-    if (read.kind === 'too_large') throw new HttpProblem(413, RETCODE.BODY_TOO_LARGE, `body: at most ${bodyLimit} bytes (got ${read.received})`);
+    if (read.kind === 'too_large')
+      throw new HttpProblem(413, RETCODE.BODY_TOO_LARGE, `body: at most ${bodyLimit} bytes (got ${read.received})`);
     authenticate(req, read.bytes);
     if (!isJsonContentType(req)) {
-      throw new HttpProblem(415, RETCODE.UNSUPPORTED_MEDIA_TYPE, `header content-type: must be application/json (got ${JSON.stringify(req.headers['content-type'] ?? '')})`);
+      throw new HttpProblem(
+        415,
+        RETCODE.UNSUPPORTED_MEDIA_TYPE,
+        `header content-type: must be application/json (got ${JSON.stringify(req.headers['content-type'] ?? '')})`,
+      );
     }
     try {
       return JSON.parse(read.bytes.toString('utf8'));
@@ -233,12 +273,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // Taken after authentication, so a refused request does not use up a switch's count.
     const fault = faults.take();
     if (fault.http_status !== null) {
-      throw new HttpProblem(fault.http_status, RETCODE.INJECTED_FAULT, `sandbox fault: injected HTTP ${fault.http_status}; the order was not stored`);
+      throw new HttpProblem(
+        fault.http_status,
+        RETCODE.INJECTED_FAULT,
+        `sandbox fault: injected HTTP ${fault.http_status}; the order was not stored`,
+      );
     }
     const result = validateOrderRequest(body, methods, { acceptDisabled: true });
     if (!result.ok) {
       const first = result.issues[0]!;
-      throw new HttpProblem(RULE_STATUS[first.rule], retcodeForRule(first.rule), result.issues.map((i) => i.message).join('; '));
+      throw new HttpProblem(
+        RULE_STATUS[first.rule],
+        retcodeForRule(first.rule),
+        result.issues.map((i) => i.message).join('; '),
+      );
     }
     const request = result.value;
     const existing = orders.get(request.merchant_transaction_id);
@@ -280,13 +328,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function inquiry(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await signedJson(req);
     const fault = faults.take();
-    if (fault.http_status !== null) throw new HttpProblem(fault.http_status, RETCODE.INJECTED_FAULT, `sandbox fault: injected HTTP ${fault.http_status}`);
+    if (fault.http_status !== null)
+      throw new HttpProblem(
+        fault.http_status,
+        RETCODE.INJECTED_FAULT,
+        `sandbox fault: injected HTTP ${fault.http_status}`,
+      );
     const mtid = (body as { merchant_transaction_id?: unknown } | null)?.merchant_transaction_id;
     if (typeof mtid !== 'string' || mtid === '') {
       throw new HttpProblem(400, RETCODE.FIELD_REQUIRED, 'merchant_transaction_id: is required (a string)');
     }
     const order = orders.get(mtid);
-    if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
+    if (!order)
+      throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
     expireIfDue(order);
     await pause(fault.latency_ms);
     if (fault.drop_after_store) {
@@ -315,14 +369,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const allow = (methodsAllowed: string[]) => {
       if (!methodsAllowed.includes(method)) {
         req.resume();
-        throw new HttpProblem(405, RETCODE.METHOD_NOT_ALLOWED, `${method} is not allowed on ${path}; use ${methodsAllowed.join(' or ')}`);
+        throw new HttpProblem(
+          405,
+          RETCODE.METHOD_NOT_ALLOWED,
+          `${method} is not allowed on ${path}; use ${methodsAllowed.join(' or ')}`,
+        );
       }
     };
     let m: RegExpExecArray | null;
 
-    if (path === '/api/transaction') return allow(['POST']), createOrder(req, res, 'v2');
-    if (path === '/api/create') return allow(['POST']), createOrder(req, res, 'v1');
-    if (path === '/api/status') return allow(['POST']), inquiry(req, res);
+    if (path === '/api/transaction') return (allow(['POST']), createOrder(req, res, 'v2'));
+    if (path === '/api/create') return (allow(['POST']), createOrder(req, res, 'v1'));
+    if (path === '/api/status') return (allow(['POST']), inquiry(req, res));
     if ((m = /^\/api\/order\/([^/]+)\/([^/]+)$/.exec(path))) {
       allow(['GET', 'HEAD']);
       const order = safeDecode(m[1]!) === appId ? orders.byPageToken(m[2]!) : undefined;
@@ -344,8 +402,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       allow(['GET']);
       const order = orders.byPageToken(m[1]!);
       if (!order?.payment.qrString) throw new HttpProblem(404, RETCODE.NOT_FOUND, 'no QR image at this address');
-      const png = await QRCode.toBuffer(order.payment.qrString, { type: 'png', margin: 2, width: 360, errorCorrectionLevel: 'M' });
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' }).end(png);
+      const png = await QRCode.toBuffer(order.payment.qrString, {
+        type: 'png',
+        margin: 2,
+        width: 360,
+        errorCorrectionLevel: 'M',
+      });
+      res
+        .writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' })
+        .end(png);
       return;
     }
     if (path === '/health') {
@@ -356,23 +421,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       allow(['GET']);
       const all = orders.all();
       all.forEach(expireIfDue);
-      return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: `orders: ${all.length}`, data: all.map(orderSummary) });
+      return sendJson(res, 200, {
+        success: true,
+        retcode: RETCODE.OK,
+        message: `orders: ${all.length}`,
+        data: all.map(orderSummary),
+      });
     }
     if ((m = /^\/sandbox\/orders\/([^/]+)$/.exec(path))) {
       allow(['GET']);
       const mtid = safeDecode(m[1]!);
       const order = orders.get(mtid);
-      if (!order) throw new HttpProblem(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(mtid)}`);
+      if (!order)
+        throw new HttpProblem(
+          404,
+          RETCODE.ORDER_NOT_FOUND,
+          `merchant_transaction_id: no order ${JSON.stringify(mtid)}`,
+        );
       expireIfDue(order);
       const attempts = callbacks.attempts.filter((a) => a.merchant_transaction_id === mtid);
-      return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: 'Order found', data: { ...orderSummary(order), callbacks: attempts } });
+      return sendJson(res, 200, {
+        success: true,
+        retcode: RETCODE.OK,
+        message: 'Order found',
+        data: { ...orderSummary(order), callbacks: attempts },
+      });
     }
     if ((m = /^\/sandbox\/orders\/([^/]+)\/(pay|expire|fail)$/.exec(path))) {
       allow(['POST']);
       req.resume();
       const to = ({ pay: 'PAID', expire: 'EXPIRED', fail: 'FAILED' } as const)[m[2] as 'pay' | 'expire' | 'fail'];
       const order = settle(safeDecode(m[1]!), to);
-      return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: `Order is now ${to}`, data: orderSummary(order) });
+      return sendJson(res, 200, {
+        success: true,
+        retcode: RETCODE.OK,
+        message: `Order is now ${to}`,
+        data: orderSummary(order),
+      });
     }
     if (path === '/sandbox/faults') {
       allow(['GET', 'PUT', 'DELETE']);
@@ -395,11 +480,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req.resume();
         if (method === 'DELETE') faults.clear();
       }
-      return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: 'Fault switches', data: faults.settings });
+      return sendJson(res, 200, {
+        success: true,
+        retcode: RETCODE.OK,
+        message: 'Fault switches',
+        data: faults.settings,
+      });
     }
     if (path === '/sandbox/callbacks') {
       allow(['GET']);
-      return sendJson(res, 200, { success: true, retcode: RETCODE.OK, message: `callback attempts: ${callbacks.attempts.length}`, data: callbacks.attempts });
+      return sendJson(res, 200, {
+        success: true,
+        retcode: RETCODE.OK,
+        message: `callback attempts: ${callbacks.attempts.length}`,
+        data: callbacks.attempts,
+      });
     }
     req.resume();
     throw new HttpProblem(404, RETCODE.NOT_FOUND, `no endpoint ${method} ${path}; see docs/sandbox.md`);

@@ -44,30 +44,46 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--host: ${host} would open the till to the network; add --lan if that is what you want`);
   }
   const port = values.port === undefined ? 5173 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
   const lang = values.lang ?? 'id';
   if (lang !== 'id' && lang !== 'en') throw new UsageError(`--lang: must be id or en (got ${JSON.stringify(lang)})`);
   const paper = values.paper === undefined ? 58 : Number(values.paper);
-  if (paper !== 58 && paper !== 80) throw new UsageError(`--paper: must be 58 or 80 (got ${JSON.stringify(values.paper)})`);
+  if (paper !== 58 && paper !== 80)
+    throw new UsageError(`--paper: must be 58 or 80 (got ${JSON.stringify(values.paper)})`);
   let printer: { host: string; port: number; paper: 58 | 80 } | undefined;
   if (values.printer) {
     const m = /^([^:]+):(\d{1,5})$/.exec(values.printer);
-    if (!m) throw new UsageError(`--printer: must be HOST:PORT, e.g. 192.168.1.50:9100 (got ${JSON.stringify(values.printer)})`);
+    if (!m)
+      throw new UsageError(
+        `--printer: must be HOST:PORT, e.g. 192.168.1.50:9100 (got ${JSON.stringify(values.printer)})`,
+      );
     printer = { host: m[1]!, port: Number(m[2]), paper };
   }
   if (!existsSync(`${RENDERER_DIR}/index.html`)) {
-    throw new Error(`the screens are not built yet (${RENDERER_DIR} is missing): run npm run serve, which builds them first`);
+    throw new Error(
+      `the screens are not built yet (${RENDERER_DIR} is missing): run npm run serve, which builds them first`,
+    );
   }
   const log = values.quiet ? () => undefined : (line: string) => console.error(`[loket] ${line}`);
-  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
 
-  const appHost = await startAppHost({ version, lang, log, sandboxLog: values.quiet ? () => undefined : (l) => console.error(`[sandbox] ${l}`), ...(printer ? { printer } : {}) });
+  const appHost = await startAppHost({
+    version,
+    lang,
+    log,
+    sandboxLog: values.quiet ? () => undefined : (l) => console.error(`[sandbox] ${l}`),
+    ...(printer ? { printer } : {}),
+  });
   let web;
   try {
     web = await startWebHost({ app: appHost.app, staticDir: RENDERER_DIR, host, port, log });
   } catch (err) {
     await appHost.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`--port: ${port} is in use; choose another with --port, or 0 for any free port`);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`--port: ${port} is in use; choose another with --port, or 0 for any free port`);
     throw err;
   }
   const mode = appHost.loket.training ? 'SANDBOX (training mode: no real money moves)' : 'LIVE';

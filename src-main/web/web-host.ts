@@ -58,7 +58,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       log(`web: internal error: ${(err as Error)?.stack ?? String(err)}`);
-      json(res, 500, { ok: false, error: { code: 'internal', message: 'Internal error in Loket; the log has the details.' } });
+      json(res, 500, {
+        ok: false,
+        error: { code: 'internal', message: 'Internal error in Loket; the log has the details.' },
+      });
     });
   });
   server.on('clientError', (_err, socket) => {
@@ -69,24 +72,39 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHost(req.headers.host, port)) {
       req.resume();
-      return json(res, 421, { ok: false, error: { code: 'forbidden', message: 'This address is not Loket\'s: open the URL Loket printed.' } });
+      return json(res, 421, {
+        ok: false,
+        error: { code: 'forbidden', message: "This address is not Loket's: open the URL Loket printed." },
+      });
     }
     const url = new URL(req.url ?? '/', 'http://loket.invalid');
     const path = url.pathname;
     const method = req.method ?? 'GET';
 
     if (path.startsWith('/api/')) {
-      const given = bearerToken(req.headers.authorization) ?? (path === '/api/events' ? url.searchParams.get('token') : null);
+      const given =
+        bearerToken(req.headers.authorization) ?? (path === '/api/events' ? url.searchParams.get('token') : null);
       if (!sameSecret(given, token)) {
         req.resume();
-        return json(res, 401, { ok: false, error: { code: 'forbidden', message: 'The access token is missing or wrong: open the cashier URL Loket printed at start.' } });
+        return json(res, 401, {
+          ok: false,
+          error: {
+            code: 'forbidden',
+            message: 'The access token is missing or wrong: open the cashier URL Loket printed at start.',
+          },
+        });
       }
       if (path === '/api/events' && method === 'GET') return openStream(req, res, (send) => app.subscribe(send));
       const m = /^\/api\/call\/([A-Za-z]+)$/.exec(path);
       if (!m) return notFound(req, res);
       if (method !== 'POST') {
         req.resume();
-        return json(res, 405, { ok: false, error: { code: 'invalid_arguments', message: 'Use POST.' } }, { allow: 'POST' });
+        return json(
+          res,
+          405,
+          { ok: false, error: { code: 'invalid_arguments', message: 'Use POST.' } },
+          { allow: 'POST' },
+        );
       }
       return call(m[1]!, req, res);
     }
@@ -94,9 +112,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (path.startsWith('/display/')) {
       req.resume();
       // The customer display may only read: there is no way to create or change anything here.
-      if (method !== 'GET') return json(res, 405, { ok: false, error: { code: 'forbidden', message: 'The customer display is read-only.' } }, { allow: 'GET' });
+      if (method !== 'GET')
+        return json(
+          res,
+          405,
+          { ok: false, error: { code: 'forbidden', message: 'The customer display is read-only.' } },
+          { allow: 'GET' },
+        );
       if (!sameSecret(url.searchParams.get('key'), displayKey)) {
-        return json(res, 401, { ok: false, error: { code: 'forbidden', message: 'The display key is missing or wrong: open the display URL Loket printed at start.' } });
+        return json(res, 401, {
+          ok: false,
+          error: {
+            code: 'forbidden',
+            message: 'The display key is missing or wrong: open the display URL Loket printed at start.',
+          },
+        });
       }
       if (path === '/display/state') return json(res, 200, { ok: true, result: app.displayState() });
       if (path === '/display/events') {
@@ -130,13 +160,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const read = await readBody(req, BODY_LIMIT);
     if (read.kind === 'aborted') return;
-    if (read.kind === 'too_large') return json(res, 413, { ok: false, error: { code: 'invalid_arguments', message: `The request is larger than ${BODY_LIMIT} bytes.` } });
-    if (type !== 'application/json') return json(res, 415, { ok: false, error: { code: 'invalid_arguments', message: 'content-type must be application/json.' } });
+    if (read.kind === 'too_large')
+      return json(res, 413, {
+        ok: false,
+        error: { code: 'invalid_arguments', message: `The request is larger than ${BODY_LIMIT} bytes.` },
+      });
+    if (type !== 'application/json')
+      return json(res, 415, {
+        ok: false,
+        error: { code: 'invalid_arguments', message: 'content-type must be application/json.' },
+      });
     let args: unknown;
     try {
       args = (JSON.parse(read.bytes.toString('utf8') || '{}') as { args?: unknown }).args ?? [];
     } catch {
-      return json(res, 400, { ok: false, error: { code: 'invalid_arguments', message: 'The request body is not valid JSON.' } });
+      return json(res, 400, {
+        ok: false,
+        error: { code: 'invalid_arguments', message: 'The request body is not valid JSON.' },
+      });
     }
     try {
       const parsed = parseApiCall(name, args);
@@ -144,7 +185,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const result = await handler.apply(app, parsed.args);
       return json(res, 200, { ok: true, result: result ?? null });
     } catch (err) {
-      if (err instanceof ApiError) return json(res, ERROR_STATUS[err.code], { ok: false, error: { code: err.code, message: err.message } });
+      if (err instanceof ApiError)
+        return json(res, ERROR_STATUS[err.code], { ok: false, error: { code: err.code, message: err.message } });
       if ((err as Error)?.name === 'IllegalTransitionError') {
         return json(res, 409, { ok: false, error: { code: 'conflict', message: (err as Error).message } });
       }
@@ -152,8 +194,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   }
 
-  function openStream(_req: IncomingMessage, res: ServerResponse, subscribe: (send: (event: LiveEvent) => void) => () => void): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+  function openStream(
+    _req: IncomingMessage,
+    res: ServerResponse,
+    subscribe: (send: (event: LiveEvent) => void) => () => void,
+  ): void {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
     res.write('retry: 2000\n\n');
     streams.add(res);
     const unsubscribe = subscribe((event) => {
@@ -183,7 +234,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const address = server.address() as AddressInfo;
   port = address.port;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  const shown =
+    address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
   const url = `http://${shown}:${port}`;
   log(`web: serving ${options.staticDir} on ${url}`);
 
@@ -205,6 +257,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...extra });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...extra,
+  });
   res.end(text);
 }

@@ -38,6 +38,7 @@ export function resolveRoute(location: Location = window.location): Route {
   if (fromUrl) writeStorage(STORAGE_KEY[view], fromUrl);
   else secret = readStorage(STORAGE_KEY[view]);
   const clean = `#/${view}`;
-  if (location.hash !== clean) history.replaceState(history.state, '', `${location.pathname}${location.search}${clean}`);
+  if (location.hash !== clean)
+    history.replaceState(history.state, '', `${location.pathname}${location.search}${clean}`);
   return { view, secret };
 }

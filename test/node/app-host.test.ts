@@ -19,7 +19,10 @@ describe('startAppHost across a restart (training mode)', () => {
     await host.close();
 
     host = await startAppHost({ version: 't', dataDir: dir.path, env: { LOKET_TERMINAL_ID: 'K9' } });
-    await expect(host.app.simulatePayment(charged.order.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('no longer knows this order') });
+    await expect(host.app.simulatePayment(charged.order.id)).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('no longer knows this order'),
+    });
     expect(host.app.getOrder(charged.order.id)!.state).toBe('awaiting_payment');
   });
 });

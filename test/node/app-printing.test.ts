@@ -32,7 +32,12 @@ describe('receipts from a sale', () => {
     });
     await new Promise<void>((r) => printer!.listen(0, '127.0.0.1', r));
     const port = (printer.address() as AddressInfo).port;
-    host = await startAppHost({ version: 't', dataDir: join(dir.path, 'a'), env: {}, printer: { host: '127.0.0.1', port, paper: 58 } });
+    host = await startAppHost({
+      version: 't',
+      dataDir: join(dir.path, 'a'),
+      env: {},
+      printer: { host: '127.0.0.1', port, paper: 58 },
+    });
     expect(host.app.appInfo().networkPrinter).toBe(true);
     const order = await paidSale(host);
     expect(order.state).toBe('paid');
@@ -53,19 +58,30 @@ describe('receipts from a sale', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    host = await startAppHost({ version: 't', dataDir: join(dir.path, 'b'), env: {}, printer: { host: '127.0.0.1', port, paper: 80 } });
+    host = await startAppHost({
+      version: 't',
+      dataDir: join(dir.path, 'b'),
+      env: {},
+      printer: { host: '127.0.0.1', port, paper: 80 },
+    });
     const order = await paidSale(host);
     const result = await host.app.printReceipt(order.id, { copy: false });
     expect(result.ok).toBe(false);
     expect(result.message).toMatch(/refused the connection/);
     expect(host.app.getOrder(order.id)!.state).toBe('paid');
-    expect(host.loket.log.events(order.id).at(-1)).toMatchObject({ type: 'note', reason: expect.stringContaining('receipt printer failed') });
+    expect(host.loket.log.events(order.id).at(-1)).toMatchObject({
+      type: 'note',
+      reason: expect.stringContaining('receipt printer failed'),
+    });
   });
 
   it('without a network printer the receipt comes as HTML for the browser to print', async () => {
     host = await startAppHost({ version: 't', dataDir: join(dir.path, 'c'), env: {} });
     const order = await paidSale(host);
-    expect(await host.app.printReceipt(order.id, { copy: false })).toMatchObject({ ok: false, message: expect.stringContaining('print from this screen') });
+    expect(await host.app.printReceipt(order.id, { copy: false })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('print from this screen'),
+    });
     const { html } = host.app.receipt(order.id, { paper: 80, copy: true });
     expect(html).toContain('Rp25.000');
     expect(html).toMatch(/SALINAN/);

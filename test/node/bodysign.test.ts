@@ -32,7 +32,14 @@ describe('bodysign', () => {
     const good = signBody(BODY, 'k3y', 'hex');
     expect(verifyBodySign(BODY, 'k3y', 'hex', good)).toBe(true);
     expect(verifyBodySign(BODY, 'k3y', 'hex', good.toUpperCase())).toBe(true);
-    expect(verifyBodySign(BODY, 'k3y', 'hex', good.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBe(false);
+    expect(
+      verifyBodySign(
+        BODY,
+        'k3y',
+        'hex',
+        good.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+      ),
+    ).toBe(false);
     expect(verifyBodySign(BODY, 'k3y', 'hex', good.slice(0, -2))).toBe(false);
     expect(verifyBodySign(BODY, 'k3y', 'hex', good + '00')).toBe(false);
     expect(verifyBodySign(BODY, 'k3y', 'hex', undefined)).toBe(false);

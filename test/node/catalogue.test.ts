@@ -38,9 +38,30 @@ describe('payment-method catalogue', () => {
 
   it('refuses an invalid catalogue with a message that names each place', () => {
     const bad = [
-      { id: 'VA BCA', kind: 'va_bank', provider: 'BCA', label: { id: 'x', en: 'x' }, requiresCustomerName: false, enabled: true },
-      { id: 'qris_a', kind: 'cash', provider: 'Q', label: { id: 'x', en: 'x' }, requiresCustomerName: false, enabled: true },
-      { id: 'qris_b', kind: 'qris', provider: 'Q', label: { id: 'x', en: 'x' }, requiresCustomerName: true, enabled: true },
+      {
+        id: 'VA BCA',
+        kind: 'va_bank',
+        provider: 'BCA',
+        label: { id: 'x', en: 'x' },
+        requiresCustomerName: false,
+        enabled: true,
+      },
+      {
+        id: 'qris_a',
+        kind: 'cash',
+        provider: 'Q',
+        label: { id: 'x', en: 'x' },
+        requiresCustomerName: false,
+        enabled: true,
+      },
+      {
+        id: 'qris_b',
+        kind: 'qris',
+        provider: 'Q',
+        label: { id: 'x', en: 'x' },
+        requiresCustomerName: true,
+        enabled: true,
+      },
     ];
     expect(() => parsePaymentCatalogue(bad, 'test.json')).toThrow(/0\.id[\s\S]*1\.kind[\s\S]*2\.requiresCustomerName/);
     expect(() => parsePaymentCatalogue([])).toThrow(/payment-method catalogue/);

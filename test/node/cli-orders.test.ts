@@ -14,7 +14,10 @@ let sandbox: SandboxHandle;
 const dir = tempDir('loket-cli-');
 const transcript: string[] = [];
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const fullEnv = {
     ...process.env,
     LOKET_DATA_DIR: dir.path,
@@ -25,7 +28,11 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
     ...env,
   };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: root, env: fullEnv, encoding: 'utf8' });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src-main/cli.ts', ...args],
+      { cwd: root, env: fullEnv, encoding: 'utf8' },
+    );
     transcript.push(stdout, stderr);
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -46,19 +53,46 @@ afterAll(async () => {
 describe('npm run cli -- order/orders/reconcile', () => {
   let paidId = '';
 
-  it('order create --json prints the stored order with its state and the gateway\'s payment data; exit 0', async () => {
-    const r = await cli(['order', 'create', '--method', 'va_bca', '--amount', '150000', '--item', 'Beras 10 kg', '--customer-name', 'Siti Rahayu', '--json']);
+  it("order create --json prints the stored order with its state and the gateway's payment data; exit 0", async () => {
+    const r = await cli([
+      'order',
+      'create',
+      '--method',
+      'va_bca',
+      '--amount',
+      '150000',
+      '--item',
+      'Beras 10 kg',
+      '--customer-name',
+      'Siti Rahayu',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const order = JSON.parse(r.stdout);
     const atGateway = sandbox.orders.get(order.id)!;
     expect(order).toMatchObject({ state: 'awaiting_payment', amount: 150000, methodId: 'va_bca', training: false });
-    expect(order.instruction).toMatchObject({ type: 'virtual_account', va: atGateway.payment.va, customer_name: 'Siti Rahayu' });
+    expect(order.instruction).toMatchObject({
+      type: 'virtual_account',
+      va: atGateway.payment.va,
+      customer_name: 'Siti Rahayu',
+    });
     expect(order.instruction.expired_date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     paidId = order.id;
   });
 
   it('V1 prints the payment page URL', async () => {
-    const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '5000', '--item', 'Permen', '--api', 'v1']);
+    const r = await cli([
+      'order',
+      'create',
+      '--method',
+      'qris_dynamic',
+      '--amount',
+      '5000',
+      '--item',
+      'Permen',
+      '--api',
+      'v1',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`${sandbox.url}/api/order/${SANDBOX_DEFAULTS.appId}/[0-9a-f]{32}`));
   });
@@ -71,14 +105,25 @@ describe('npm run cli -- order/orders/reconcile', () => {
     const amount = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '1.5', '--item', 'Kopi']);
     expect(amount.code).toBe(2);
     expect(amount.stderr).toContain('--amount: a whole number of rupiah');
-    const long = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '1000', '--item', 'x'.repeat(26)]);
+    const long = await cli([
+      'order',
+      'create',
+      '--method',
+      'qris_dynamic',
+      '--amount',
+      '1000',
+      '--item',
+      'x'.repeat(26),
+    ]);
     expect(long.code).toBe(2);
     expect(long.stderr).toContain('item_name: at most 25 characters (got 26)');
     expect(sandbox.orders.all().length).toBe(before);
   });
 
   it('rejected by the gateway: exit 3 with retcode and message (wrong appkey)', async () => {
-    const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '1000', '--item', 'Kopi'], { LOKET_APP_KEY: `${CANARY}-wrong` });
+    const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '1000', '--item', 'Kopi'], {
+      LOKET_APP_KEY: `${CANARY}-wrong`,
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('retcode 1003');
     expect(r.stdout).toContain('rejected');
@@ -100,7 +145,9 @@ describe('npm run cli -- order/orders/reconcile', () => {
   });
 
   it('not sent: exit 4 and says it is safe to try again', async () => {
-    const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '2000', '--item', 'Teh'], { LOKET_GATEWAY_URL: 'http://127.0.0.1:9' });
+    const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '2000', '--item', 'Teh'], {
+      LOKET_GATEWAY_URL: 'http://127.0.0.1:9',
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('not sent');
   });
@@ -128,13 +175,29 @@ describe('npm run cli -- order/orders/reconcile', () => {
   });
 
   it('with no gateway configured it runs the embedded sandbox: a training order', async () => {
-    const r = await cli(['order', 'create', '--method', 'airtime_telkomsel', '--amount', '10000', '--item', 'Pulsa', '--phone', '081234567890'], { LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' });
+    const r = await cli(
+      [
+        'order',
+        'create',
+        '--method',
+        'airtime_telkomsel',
+        '--amount',
+        '10000',
+        '--item',
+        'Pulsa',
+        '--phone',
+        '081234567890',
+      ],
+      { LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('[SANDBOX]');
     expect(r.stdout).toMatch(/Pay: send SMS "BAYAR \d{6}" to 99899 from 081234567890/);
     const id = /^Order (\S+)/m.exec(r.stdout)![1]!;
     // Training never writes into the store's books: its orders have a database of their own.
-    const training = JSON.parse((await cli(['orders', 'list', '--json'], { LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' })).stdout) as { id: string; training: boolean }[];
+    const training = JSON.parse(
+      (await cli(['orders', 'list', '--json'], { LOKET_GATEWAY_URL: '', LOKET_APP_ID: '', LOKET_APP_KEY: '' })).stdout,
+    ) as { id: string; training: boolean }[];
     expect(training.map((o) => o.id)).toEqual([id]);
     expect(training[0]!.training).toBe(true);
     const live = JSON.parse((await cli(['orders', 'list', '--json'])).stdout) as { id: string }[];

@@ -14,7 +14,10 @@ function runCli(args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const line = (prefix: string) =>
     new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "${prefix}" line; stdout: ${stdout} stderr: ${stderr}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no "${prefix}" line; stdout: ${stdout} stderr: ${stderr}`)),
+        15_000,
+      );
       const check = () => {
         const m = stdout.split('\n').find((l) => l.startsWith(prefix));
         if (m) {

@@ -54,7 +54,10 @@ afterAll(async () => {
 
 /** A real order at the embedded sandbox, created without notification_url: only our hand vectors reach it. */
 async function newOrder(amount = 25_000): Promise<Order> {
-  const outcome = await loket.orders.create({ methodId: 'qris_dynamic', amount, itemName: 'Kopi susu' }, { source: 'cashier', actor: 'kasir-1' });
+  const outcome = await loket.orders.create(
+    { methodId: 'qris_dynamic', amount, itemName: 'Kopi susu' },
+    { source: 'cashier', actor: 'kasir-1' },
+  );
   if (!outcome.ok) throw new Error(`order not created: ${outcome.failure.message}`);
   expect(outcome.order.state).toBe('awaiting_payment');
   return outcome.order;
@@ -79,13 +82,25 @@ interface Sent {
 }
 
 /** POSTs the bytes as they are; headers default to a valid appid and a valid hex signature of those bytes. */
-async function post(body: string, headers: Record<string, string | null> = {}, init: { method?: string; url?: string } = {}): Promise<Sent> {
-  const all: Record<string, string> = { 'content-type': 'application/json', appid: loket.client.config.appId, bodysign: signBody(body, KEY, 'hex') };
+async function post(
+  body: string,
+  headers: Record<string, string | null> = {},
+  init: { method?: string; url?: string } = {},
+): Promise<Sent> {
+  const all: Record<string, string> = {
+    'content-type': 'application/json',
+    appid: loket.client.config.appId,
+    bodysign: signBody(body, KEY, 'hex'),
+  };
   for (const [k, v] of Object.entries(headers)) {
     if (v === null) delete all[k];
     else all[k] = v;
   }
-  const res = await fetch(init.url ?? listener.url, { method: init.method ?? 'POST', headers: all, ...(init.method === 'GET' ? {} : { body }) });
+  const res = await fetch(init.url ?? listener.url, {
+    method: init.method ?? 'POST',
+    headers: all,
+    ...(init.method === 'GET' ? {} : { body }),
+  });
   const text = await res.text();
   let json: Sent['json'] = {};
   try {
@@ -113,7 +128,9 @@ describe('callback vectors sent by hand', () => {
     const events = stateChanges(order.id, 'callback');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ from: 'awaiting_payment', to: 'paid', source: 'callback' });
-    expect(events[0]!.payload).toMatchObject({ callback: { merchant_transaction_id: order.id, status: 'PAID', amount: order.amount } });
+    expect(events[0]!.payload).toMatchObject({
+      callback: { merchant_transaction_id: order.id, status: 'PAID', amount: order.amount },
+    });
   });
 
   it('EXPIRED and FAILED move an awaiting order forward too', async () => {
@@ -144,7 +161,9 @@ describe('callback vectors sent by hand', () => {
     expect(wrongKey.json).toMatchObject({ success: false, retcode: '1004' });
     expect(wrongKey.json.message).toMatch(/bodysign/);
     // A valid signature of other bytes: the body was tampered with after signing.
-    const tampered = await post(body.replace(`"amount":${order.amount}`, `"amount":${order.amount} `), { bodysign: expected });
+    const tampered = await post(body.replace(`"amount":${order.amount}`, `"amount":${order.amount} `), {
+      bodysign: expected,
+    });
     expect(tampered.status).toBe(401);
 
     for (const res of [wrongKey, tampered]) {
@@ -253,7 +272,10 @@ describe('callback vectors sent by hand', () => {
     expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
     const notes = loket.log.events(order.id).filter((e) => e.type === 'note');
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatchObject({ source: 'callback', payload: { expectedAmount: 25_000, callback: { amount: 2_500 } } });
+    expect(notes[0]).toMatchObject({
+      source: 'callback',
+      payload: { expectedAmount: 25_000, callback: { amount: 2_500 } },
+    });
     // Not recorded as a receipt: the right callback for the same order still applies afterwards.
     expect((await post(callbackBody(order))).status).toBe(200);
     expect(loket.log.get(order.id)!.state).toBe('paid');
@@ -273,7 +295,10 @@ describe('callback vectors sent by hand', () => {
       [callbackBody(order, { status: 'paid' }), /^status: /],
       [callbackBody(order, { merchant_transaction_id: 42 }), /^merchant_transaction_id: must be a string/],
       [callbackBody(order, { merchant_transaction_id: undefined }), /^merchant_transaction_id: is required/],
-      [callbackBody(order, { merchant_transaction_id: 'x'.repeat(37) }), /^merchant_transaction_id: must be at most 36/],
+      [
+        callbackBody(order, { merchant_transaction_id: 'x'.repeat(37) }),
+        /^merchant_transaction_id: must be at most 36/,
+      ],
       [callbackBody(order, { transaction_id: 7 }), /^transaction_id: must be a string/],
     ];
     for (const [body, message] of cases) {
@@ -310,7 +335,19 @@ describe('callback vectors sent by hand', () => {
   it('an order still being created answers 409 so the gateway retries once it is ready', async () => {
     const id = 'T01-CREATING-0001';
     loket.log.create(
-      { id, terminalId: 'T01', api: 'v2', methodId: 'qris_dynamic', kind: 'qris', amount: 5_000, currency: 'IDR', itemName: 'Teh', userId: 'u', training: true, requestBody: '{}' },
+      {
+        id,
+        terminalId: 'T01',
+        api: 'v2',
+        methodId: 'qris_dynamic',
+        kind: 'qris',
+        amount: 5_000,
+        currency: 'IDR',
+        itemName: 'Teh',
+        userId: 'u',
+        training: true,
+        requestBody: '{}',
+      },
       { source: 'cashier' },
     );
     const body = callbackBody({ id, amount: 5_000, methodId: 'qris_dynamic' } as Order);
@@ -354,7 +391,10 @@ describe('end to end: the sandbox calls the listener back', () => {
       fallbackTtlSeconds: DEFAULT_SETTINGS.fallbackTtlSeconds,
       notificationUrl: listener.url,
     });
-    const outcome = await orders.create({ methodId: 'va_bni', amount: 150_000, itemName: 'Beras 10 kg' }, { source: 'cashier', actor: 'kasir-1' });
+    const outcome = await orders.create(
+      { methodId: 'va_bni', amount: 150_000, itemName: 'Beras 10 kg' },
+      { source: 'cashier', actor: 'kasir-1' },
+    );
     expect(outcome.ok).toBe(true);
     const id = outcome.order!.id;
 
@@ -394,7 +434,13 @@ describe('end to end: the listener is down at first', () => {
     const url = `http://127.0.0.1:${port}/loket/callback`;
     const log = new OrderLog(db);
     const client = new GatewayClient(
-      { baseUrl: sandbox.url, appId: sandbox.appId, signing: DEFAULT_SIGNING_PROFILE, timeoutMs: 5000, inquiryPath: '/api/status' },
+      {
+        baseUrl: sandbox.url,
+        appId: sandbox.appId,
+        signing: DEFAULT_SIGNING_PROFILE,
+        timeoutMs: 5000,
+        inquiryPath: '/api/status',
+      },
       new MemorySecretStore('test', { appkey: KEY }),
       loadPaymentCatalogue(),
     );
@@ -405,7 +451,10 @@ describe('end to end: the listener is down at first', () => {
       fallbackTtlSeconds: DEFAULT_SETTINGS.fallbackTtlSeconds,
       notificationUrl: url,
     });
-    const outcome = await orders.create({ methodId: 'qris_dynamic', amount: 42_000, itemName: 'Roti bakar' }, { source: 'cashier' });
+    const outcome = await orders.create(
+      { methodId: 'qris_dynamic', amount: 42_000, itemName: 'Roti bakar' },
+      { source: 'cashier' },
+    );
     expect(outcome.ok).toBe(true);
     const id = outcome.order!.id;
 
@@ -415,7 +464,15 @@ describe('end to end: the listener is down at first', () => {
     expect(mine().every((a) => !a.delivered)).toBe(true);
     expect(log.get(id)!.state).toBe('awaiting_payment');
 
-    const late = await startCallbackListener({ port, path: '/loket/callback', appId: sandbox.appId, key: KEY, encoding: 'hex', orders, log });
+    const late = await startCallbackListener({
+      port,
+      path: '/loket/callback',
+      appId: sandbox.appId,
+      key: KEY,
+      encoding: 'hex',
+      orders,
+      log,
+    });
     try {
       expect(late.url).toBe(url);
       expect(await waitUntil(() => log.get(id)!.state === 'paid', 5000)).toBe(true);

@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function newOrder(): Promise<Order> {
-  const outcome = await loket.orders.create({ methodId: 'qris_dynamic', amount: 18_000, itemName: 'Mie ayam' }, { source: 'cashier', actor: 'kasir-1' });
+  const outcome = await loket.orders.create(
+    { methodId: 'qris_dynamic', amount: 18_000, itemName: 'Mie ayam' },
+    { source: 'cashier', actor: 'kasir-1' },
+  );
   if (!outcome.ok) throw new Error(`order not created: ${outcome.failure.message}`);
   return outcome.order;
 }
@@ -30,7 +33,11 @@ async function newOrder(): Promise<Order> {
 describe('manual confirmation and cancellation', () => {
   it('confirmPaid records source manager, the actor and the reason', async () => {
     const order = await newOrder();
-    const paid = loket.orders.confirmPaid(order.id, { source: 'manager', actor: 'mgr-ani', reason: 'seen in the bank app' });
+    const paid = loket.orders.confirmPaid(order.id, {
+      source: 'manager',
+      actor: 'mgr-ani',
+      reason: 'seen in the bank app',
+    });
     expect(paid.state).toBe('paid');
     expect(paid.paidAt).toBeDefined();
     expect(loket.log.get(order.id)!.state).toBe('paid');
@@ -46,7 +53,11 @@ describe('manual confirmation and cancellation', () => {
 
   it('cancel records source manager, the actor and the reason', async () => {
     const order = await newOrder();
-    const cancelled = loket.orders.cancel(order.id, { source: 'manager', actor: 'mgr-budi', reason: 'customer changed their mind' });
+    const cancelled = loket.orders.cancel(order.id, {
+      source: 'manager',
+      actor: 'mgr-budi',
+      reason: 'customer changed their mind',
+    });
     expect(cancelled.state).toBe('cancelled');
     expect(loket.log.events(order.id).at(-1)).toMatchObject({
       type: 'state_changed',
@@ -87,7 +98,9 @@ describe('manual confirmation and cancellation', () => {
   it('confirming a cancelled order is refused too: a late payment is flagged, never a state change', async () => {
     const order = await newOrder();
     loket.orders.cancel(order.id, { source: 'manager', actor: 'mgr', reason: 'left the shop' });
-    expect(() => loket.orders.confirmPaid(order.id, { source: 'manager', actor: 'mgr', reason: 'paid after all' })).toThrow(IllegalTransitionError);
+    expect(() =>
+      loket.orders.confirmPaid(order.id, { source: 'manager', actor: 'mgr', reason: 'paid after all' }),
+    ).toThrow(IllegalTransitionError);
     expect(loket.log.get(order.id)!.state).toBe('cancelled');
   });
 });

@@ -73,7 +73,10 @@ afterEach(async () => {
 });
 
 async function newOrder(r: Rig, methodId = 'qris_dynamic'): Promise<Order> {
-  const outcome = await r.orders.create({ methodId, amount: 25_000, itemName: 'Es teh manis' }, { source: 'cashier', actor: 'kasir-1' });
+  const outcome = await r.orders.create(
+    { methodId, amount: 25_000, itemName: 'Es teh manis' },
+    { source: 'cashier', actor: 'kasir-1' },
+  );
   if (!outcome.ok) throw new Error(`order not created: ${outcome.failure.message}`);
   return outcome.order;
 }
@@ -154,7 +157,15 @@ describe('pollUntilSettled against the sandbox', () => {
 
   it('a callback arriving while it polls stops it at the next round', async () => {
     const r = await rig();
-    const listener = await startCallbackListener({ port: 0, path: '/cb', appId: r.sandbox.appId, key: KEY, encoding: 'hex', orders: r.orders, log: r.log });
+    const listener = await startCallbackListener({
+      port: 0,
+      path: '/cb',
+      appId: r.sandbox.appId,
+      key: KEY,
+      encoding: 'hex',
+      orders: r.orders,
+      log: r.log,
+    });
     try {
       // Any OrderService over the same log will do for creating: this one asks for callbacks.
       const withCallbacks = new OrderService(r.log, r.client, systemClock, {
@@ -164,7 +175,10 @@ describe('pollUntilSettled against the sandbox', () => {
         fallbackTtlSeconds: DEFAULT_SETTINGS.fallbackTtlSeconds,
         notificationUrl: listener.url,
       });
-      const created = await withCallbacks.create({ methodId: 'qris_dynamic', amount: 25_000, itemName: 'Es teh manis' }, { source: 'cashier' });
+      const created = await withCallbacks.create(
+        { methodId: 'qris_dynamic', amount: 25_000, itemName: 'Es teh manis' },
+        { source: 'cashier' },
+      );
       expect(created.ok).toBe(true);
       const id = created.order!.id;
       let sleeps = 0;
@@ -208,7 +222,10 @@ describe('pollUntilSettled against the sandbox', () => {
     const counting = { config: r.client.config, inquire: (id: string) => (inquiriesSeen++, r.client.inquire(id)) };
     const timer = setTimeout(() => r.sandbox.settle(order.id, 'PAID'), 250);
     try {
-      const result = await pollUntilSettled(order.id, base(r, { client: counting, initialDelayMs: 20, maxDelayMs: 60 }));
+      const result = await pollUntilSettled(
+        order.id,
+        base(r, { client: counting, initialDelayMs: 20, maxDelayMs: 60 }),
+      );
       expect(result.reason).toBe('settled');
       expect(result.order.state).toBe('paid');
       expect(inquiriesSeen).toBeGreaterThanOrEqual(4);
@@ -228,7 +245,10 @@ describe('pollUntilSettled against the sandbox', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
     const started = performance.now();
-    const result = await pollUntilSettled(order.id, base(r, { signal: controller.signal, initialDelayMs: 1000, maxDelayMs: 1000 }));
+    const result = await pollUntilSettled(
+      order.id,
+      base(r, { signal: controller.signal, initialDelayMs: 1000, maxDelayMs: 1000 }),
+    );
     expect(performance.now() - started).toBeLessThan(900);
     expect(result).toMatchObject({ reason: 'aborted', inquiries: 0 });
     expect(result.order.state).toBe('awaiting_payment');
@@ -249,7 +269,9 @@ describe('pollDelay', () => {
     const r = await rig();
     const order = await newOrder(r);
     await expect(pollUntilSettled(order.id, base(r, { initialDelayMs: 0 }))).rejects.toThrow(RangeError);
-    await expect(pollUntilSettled(order.id, base(r, { initialDelayMs: 500, maxDelayMs: 100 }))).rejects.toThrow(RangeError);
+    await expect(pollUntilSettled(order.id, base(r, { initialDelayMs: 500, maxDelayMs: 100 }))).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 

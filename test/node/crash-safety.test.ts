@@ -16,7 +16,13 @@ const dir = tempDir('loket-crash-');
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   // A little latency widens the window in which a kill lands with a request in flight.
-  sandbox.faults.set({ latency_ms: 15, http_status: null, drop_after_store: false, malformed_json: false, count: null });
+  sandbox.faults.set({
+    latency_ms: 15,
+    http_status: null,
+    drop_after_store: false,
+    malformed_json: false,
+    count: null,
+  });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -54,7 +60,9 @@ function runAndKill(killAfterMs: number): Promise<{ created: string[]; interrupt
 function rawStates(): Map<string, string> {
   const db = new Database(join(dir.path, 'loket.db'), { readonly: true, fileMustExist: true });
   try {
-    return new Map((db.prepare('SELECT id, state FROM orders').all() as { id: string; state: string }[]).map((r) => [r.id, r.state]));
+    return new Map(
+      (db.prepare('SELECT id, state FROM orders').all() as { id: string; state: string }[]).map((r) => [r.id, r.state]),
+    );
   } finally {
     db.close();
   }

@@ -3,7 +3,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../src-main/db/migrations';
+import {
+  LATEST_SCHEMA_VERSION,
+  MIGRATIONS,
+  SchemaTooNewError,
+  migrate,
+  schemaVersion,
+} from '../../src-main/db/migrations';
 import { openDatabase, type Database } from '../../src-main/db/open';
 
 let dir: string;
@@ -32,7 +38,9 @@ function rawDb(name = 'loket.db'): Database {
 
 function names(db: Database, type: 'table' | 'trigger' | 'index'): string[] {
   return db
-    .prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .prepare<[string], { name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
     .all(type)
     .map((r) => r.name);
 }
@@ -48,11 +56,34 @@ const T0 = '2025-03-01T03:00:00.000Z';
 
 function insertOrder(db: Database, id: string, overrides: Record<string, unknown> = {}): void {
   const row = {
-    id, terminal_id: 'T1', api: 'v2', state: 'awaiting_payment', method_id: 'qris', kind: 'qris', amount: 25000,
-    currency: 'IDR', item_name: 'Kopi', item_id: null, user_id: 'u1', customer_name: null, phone: null, training: 0,
-    request_body: '{"amount":25000}', delivery: 'answered', gateway_transaction_id: 'G1', instruction: '{"type":"qr","qrString":"000201"}',
-    response_body: '{"retcode":"0"}', rejection_retcode: null, rejection_message: null, rejection_http_status: null,
-    expires_at: '2025-03-01T03:15:00.000Z', paid_at: null, late_payment: 0, created_at: T0, updated_at: T0, ...overrides,
+    id,
+    terminal_id: 'T1',
+    api: 'v2',
+    state: 'awaiting_payment',
+    method_id: 'qris',
+    kind: 'qris',
+    amount: 25000,
+    currency: 'IDR',
+    item_name: 'Kopi',
+    item_id: null,
+    user_id: 'u1',
+    customer_name: null,
+    phone: null,
+    training: 0,
+    request_body: '{"amount":25000}',
+    delivery: 'answered',
+    gateway_transaction_id: 'G1',
+    instruction: '{"type":"qr","qrString":"000201"}',
+    response_body: '{"retcode":"0"}',
+    rejection_retcode: null,
+    rejection_message: null,
+    rejection_http_status: null,
+    expires_at: '2025-03-01T03:15:00.000Z',
+    paid_at: null,
+    late_payment: 0,
+    created_at: T0,
+    updated_at: T0,
+    ...overrides,
   };
   const cols = Object.keys(row);
   db.prepare(`INSERT INTO orders (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(row);
@@ -90,7 +121,14 @@ const perMigration: Record<number, { seed(db: Database): void; check(db: Databas
       expect(() => insertEvent(db, 'A-1', 'renamed')).toThrow(/CHECK constraint failed/);
       expect(() => db.prepare('UPDATE order_events SET reason = ?').run('x')).toThrow(/append-only/);
       expect(() => db.prepare('DELETE FROM order_events').run()).toThrow(/append-only/);
-      expect(names(db, 'index')).toEqual(expect.arrayContaining(['orders_created', 'orders_state_created', 'orders_method_created', 'order_events_order']));
+      expect(names(db, 'index')).toEqual(
+        expect.arrayContaining([
+          'orders_created',
+          'orders_state_created',
+          'orders_method_created',
+          'order_events_order',
+        ]),
+      );
     },
   },
   2: {
@@ -102,18 +140,27 @@ const perMigration: Record<number, { seed(db: Database): void; check(db: Databas
     check: (db) => {
       db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('terminalId', '\"T1\"', ?)").run(T0);
       expect(db.prepare("SELECT value FROM settings WHERE key = 'terminalId'").pluck().get()).toBe('"T1"');
-      expect(() => db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('x', '{', ?)").run(T0)).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('x', '{', ?)").run(T0)).toThrow(
+        /CHECK constraint failed/,
+      );
     },
   },
   3: {
     seed: (db) => {
-      insertOrder(db, 'C-1', { state: 'rejected', rejection_retcode: '201', rejection_message: 'bad amount', rejection_http_status: 200 });
+      insertOrder(db, 'C-1', {
+        state: 'rejected',
+        rejection_retcode: '201',
+        rejection_message: 'bad amount',
+        rejection_http_status: 200,
+      });
       insertEvent(db, 'C-1');
       db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('lang', '\"id\"', ?)").run(T0);
     },
     check: (db) => {
       const hash = 'a'.repeat(64);
-      const insert = db.prepare('INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)');
+      const insert = db.prepare(
+        'INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)',
+      );
       insert.run(T0, 'C-1', 'paid', hash, 'applied');
       expect(() => insert.run(T0, 'C-1', 'paid', hash, 'applied')).toThrow(/UNIQUE constraint failed/);
       expect(() => insert.run(T0, null, null, 'A'.repeat(64), 'x')).toThrow(/CHECK constraint failed/);
@@ -194,7 +241,9 @@ describe('database migrations', () => {
 
     expect(() => openDatabase(path)).toThrow(SchemaTooNewError);
     expect(() => openDatabase(path)).toThrow(
-      new RegExp(`schema version ${LATEST_SCHEMA_VERSION + 1}, but this Loket knows only up to version ${LATEST_SCHEMA_VERSION}`),
+      new RegExp(
+        `schema version ${LATEST_SCHEMA_VERSION + 1}, but this Loket knows only up to version ${LATEST_SCHEMA_VERSION}`,
+      ),
     );
     const check = track(new BetterSqlite3(path, { readonly: true }));
     expect(schemaVersion(check)).toBe(LATEST_SCHEMA_VERSION + 1);
@@ -221,8 +270,12 @@ describe('database migrations', () => {
     const db = track(openDatabase(join(dir, 'loket.db')));
     insertOrder(db, 'E-1');
     insertEvent(db, 'E-1');
-    expect(() => db.prepare("UPDATE order_events SET source = 'manager'").run()).toThrow(/append-only: an event cannot be updated/);
-    expect(() => db.prepare('DELETE FROM order_events WHERE order_id = ?').run('E-1')).toThrow(/append-only: an event cannot be deleted/);
+    expect(() => db.prepare("UPDATE order_events SET source = 'manager'").run()).toThrow(
+      /append-only: an event cannot be updated/,
+    );
+    expect(() => db.prepare('DELETE FROM order_events WHERE order_id = ?').run('E-1')).toThrow(
+      /append-only: an event cannot be deleted/,
+    );
     // Deleting the order is blocked too: its events still point at it.
     expect(() => db.prepare('DELETE FROM orders WHERE id = ?').run('E-1')).toThrow(/FOREIGN KEY constraint failed/);
     expect(db.prepare('SELECT source FROM order_events').pluck().all()).toEqual(['cashier']);

@@ -19,16 +19,25 @@ const input: QrisInput = {
 const HAND_BUILT_STATIC =
   '000201' +
   '010211' + // static QR: no amount
-  '2669' + '0017ID.CO.BANKXYZ.WWW' + '0118936009990000000123' + '0215ID1020000000123' + '0303UMI' +
-  '5144' + '0014ID.CO.QRIS.WWW' + '0215ID1020000000123' + '0303UMI' +
+  '2669' +
+  '0017ID.CO.BANKXYZ.WWW' +
+  '0118936009990000000123' +
+  '0215ID1020000000123' +
+  '0303UMI' +
+  '5144' +
+  '0014ID.CO.QRIS.WWW' +
+  '0215ID1020000000123' +
+  '0303UMI' +
   '52045812' +
   '5303360' +
   '5802ID' +
   '5916WARUNG SEDERHANA' +
   '6007BANDUNG' +
   '610540115' +
-  '6207' + '0703A01' +
-  '6304' + '73A1';
+  '6207' +
+  '0703A01' +
+  '6304' +
+  '73A1';
 
 /** Replaces the payload's CRC with a correct one, so a structural fault is not masked by a CRC mismatch. */
 function withFreshCrc(body: string): string {
@@ -58,10 +67,29 @@ describe('buildQrisPayload', () => {
     const { tags, templates, crcValid, ok } = parseEmv(payload);
     expect(ok).toBe(true);
     expect(crcValid).toBe(true);
-    expect(Object.keys(tags).sort()).toEqual(['00', '01', '26', '51', '52', '53', '54', '58', '59', '60', '61', '62', '63']);
+    expect(Object.keys(tags).sort()).toEqual([
+      '00',
+      '01',
+      '26',
+      '51',
+      '52',
+      '53',
+      '54',
+      '58',
+      '59',
+      '60',
+      '61',
+      '62',
+      '63',
+    ]);
     expect(tags['00']).toBe('01');
     expect(tags['01']).toBe('12');
-    expect(templates['26']).toEqual({ '00': 'ID.CO.SANDBOX.WWW', '01': '936000000000000001', '02': 'ID1020000000001', '03': 'UMI' });
+    expect(templates['26']).toEqual({
+      '00': 'ID.CO.SANDBOX.WWW',
+      '01': '936000000000000001',
+      '02': 'ID1020000000001',
+      '03': 'UMI',
+    });
     expect(templates['51']).toEqual({ '00': 'ID.CO.QRIS.WWW', '02': 'ID1020000000001', '03': 'UMI' });
     expect(tags['52']).toBe('5411');
     expect(tags['53']).toBe('360');
@@ -90,8 +118,15 @@ describe('buildQrisPayload', () => {
     expect(payload).toBe(
       '000201' +
         '010212' +
-        '2669' + '0017ID.CO.SANDBOX.WWW' + '0118936000000000000001' + '0215ID1020000000001' + '0303UMI' +
-        '5144' + '0014ID.CO.QRIS.WWW' + '0215ID1020000000001' + '0303UMI' +
+        '2669' +
+        '0017ID.CO.SANDBOX.WWW' +
+        '0118936000000000000001' +
+        '0215ID1020000000001' +
+        '0303UMI' +
+        '5144' +
+        '0014ID.CO.QRIS.WWW' +
+        '0215ID1020000000001' +
+        '0303UMI' +
         '52045411' +
         '5303360' +
         '540515000' +
@@ -99,8 +134,10 @@ describe('buildQrisPayload', () => {
         '5909TOKO MAJU' +
         '6007JAKARTA' +
         '610510110' +
-        '6210' + '0106INV001' +
-        '6304' + '96A5',
+        '6210' +
+        '0106INV001' +
+        '6304' +
+        '96A5',
     );
   });
 

@@ -111,7 +111,9 @@ describe('GatewayClient against the sandbox: every kind parses by shape', () => 
   it('V1 gives the payment page URL {base_url}/api/order/{appid}/{token}, which serves the page', async () => {
     const result = await createVia(client(), 'v1', body('qris_dynamic'));
     if (!result.ok || result.instruction.type !== 'payment_page') throw new Error('expected a payment page');
-    expect(result.instruction.url).toBe(`${sandbox.url}/api/order/${SANDBOX_DEFAULTS.appId}/${result.instruction.token}`);
+    expect(result.instruction.url).toBe(
+      `${sandbox.url}/api/order/${SANDBOX_DEFAULTS.appId}/${result.instruction.token}`,
+    );
     const page = await fetch(result.instruction.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Rp25.000');
@@ -132,22 +134,48 @@ describe('GatewayClient: input is validated before sending, with the sandbox rul
 
   it('refuses a method the store has disabled, before sending', () => {
     const prepared = client().prepare(body('va_cimb'));
-    expect(prepared.ok ? null : prepared.failure.message).toBe('payment_method: "va_cimb" is disabled in this store\'s payment-method catalogue');
+    expect(prepared.ok ? null : prepared.failure.message).toBe(
+      'payment_method: "va_cimb" is disabled in this store\'s payment-method catalogue',
+    );
   });
 
   it('signs the exact bytes it sends: the sandbox accepts them, and the base64/secret profile too', async () => {
-    const secretSandbox = await startSandbox({ port: 0, signing: { key: 'secret', secret: 'sig-secret', encoding: 'base64' } });
+    const secretSandbox = await startSandbox({
+      port: 0,
+      signing: { key: 'secret', secret: 'sig-secret', encoding: 'base64' },
+    });
     try {
-      const config: GatewayConfig = { baseUrl: secretSandbox.url, appId: SANDBOX_DEFAULTS.appId, signing: { key: 'secret', encoding: 'base64' }, timeoutMs: 5000, inquiryPath: null };
-      const good = new GatewayClient(config, new MemorySecretStore('t', { appkey: SANDBOX_DEFAULTS.appKey, 'signing-secret': 'sig-secret' }), methods);
+      const config: GatewayConfig = {
+        baseUrl: secretSandbox.url,
+        appId: SANDBOX_DEFAULTS.appId,
+        signing: { key: 'secret', encoding: 'base64' },
+        timeoutMs: 5000,
+        inquiryPath: null,
+      };
+      const good = new GatewayClient(
+        config,
+        new MemorySecretStore('t', { appkey: SANDBOX_DEFAULTS.appKey, 'signing-secret': 'sig-secret' }),
+        methods,
+      );
       expect((await createVia(good, 'v2', body('qris_dynamic'))).ok).toBe(true);
-      const wrong = new GatewayClient(config, new MemorySecretStore('t', { appkey: SANDBOX_DEFAULTS.appKey, 'signing-secret': 'other' }), methods);
+      const wrong = new GatewayClient(
+        config,
+        new MemorySecretStore('t', { appkey: SANDBOX_DEFAULTS.appKey, 'signing-secret': 'other' }),
+        methods,
+      );
       const result = await createVia(wrong, 'v2', body('qris_dynamic'));
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.failure).toMatchObject({ class: 'rejected', retcode: '1004', httpStatus: 401 });
-      const missing = new GatewayClient(config, new MemorySecretStore('the test store', { appkey: SANDBOX_DEFAULTS.appKey }), methods);
+      const missing = new GatewayClient(
+        config,
+        new MemorySecretStore('the test store', { appkey: SANDBOX_DEFAULTS.appKey }),
+        methods,
+      );
       const notSent = await createVia(missing, 'v2', body('qris_dynamic'));
-      expect(notSent.ok ? null : notSent.failure).toMatchObject({ class: 'not_sent', message: expect.stringContaining('signing secret') });
+      expect(notSent.ok ? null : notSent.failure).toMatchObject({
+        class: 'not_sent',
+        message: expect.stringContaining('signing secret'),
+      });
     } finally {
       await secretSandbox.close();
     }
@@ -157,14 +185,24 @@ describe('GatewayClient: input is validated before sending, with the sandbox rul
 describe('GatewayClient: failures are classified', () => {
   it('rejected: retcode, message and HTTP status kept (wrong appkey)', async () => {
     const result = await createVia(client({}, 'wrong-key'), 'v2', body('qris_dynamic'));
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'rejected', retcode: '1003', httpStatus: 401, duplicate: false });
+    expect(result.ok ? null : result.failure).toMatchObject({
+      class: 'rejected',
+      retcode: '1003',
+      httpStatus: 401,
+      duplicate: false,
+    });
   });
 
   it('rejected as duplicate: the same merchant_transaction_id again', async () => {
     const input = body('qris_dynamic');
     expect((await createVia(client(), 'v2', input)).ok).toBe(true);
     const again = await createVia(client(), 'v2', input);
-    expect(again.ok ? null : again.failure).toMatchObject({ class: 'rejected', retcode: '2301', httpStatus: 409, duplicate: true });
+    expect(again.ok ? null : again.failure).toMatchObject({
+      class: 'rejected',
+      retcode: '2301',
+      httpStatus: 409,
+      duplicate: true,
+    });
   });
 
   it('5xx → rejected with the status, and the sandbox stored nothing', async () => {
@@ -189,20 +227,36 @@ describe('GatewayClient: failures are classified', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
     const result = await createVia(client({ baseUrl: `http://127.0.0.1:${port}` }), 'v2', body('qris_dynamic'));
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'not_sent', message: expect.stringContaining('ECONNREFUSED') });
+    expect(result.ok ? null : result.failure).toMatchObject({
+      class: 'not_sent',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('malformed JSON → malformed, with the raw text kept', async () => {
     sandbox.faults.set({ latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: true, count: 1 });
     const result = await createVia(client(), 'v2', body('qris_dynamic'));
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'malformed', httpStatus: 200, raw: expect.stringContaining('"retcode":"0000"') });
+    expect(result.ok ? null : result.failure).toMatchObject({
+      class: 'malformed',
+      httpStatus: 200,
+      raw: expect.stringContaining('"retcode":"0000"'),
+    });
   });
 
   it('no answer within the deadline → unknown, within about the deadline', async () => {
-    sandbox.faults.set({ latency_ms: 1500, http_status: null, drop_after_store: false, malformed_json: false, count: 1 });
+    sandbox.faults.set({
+      latency_ms: 1500,
+      http_status: null,
+      drop_after_store: false,
+      malformed_json: false,
+      count: 1,
+    });
     const started = Date.now();
     const result = await createVia(client({ timeoutMs: 300 }), 'v2', body('qris_dynamic'));
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'unknown', message: expect.stringContaining('within 0.3 s') });
+    expect(result.ok ? null : result.failure).toMatchObject({
+      class: 'unknown',
+      message: expect.stringContaining('within 0.3 s'),
+    });
     expect(Date.now() - started).toBeLessThan(1400);
   });
 });
@@ -223,6 +277,9 @@ describe('GatewayClient.inquire', () => {
 
   it('without an inquiry path it does not call the gateway', async () => {
     const result = await client({ inquiryPath: null }).inquire('X');
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'not_sent', message: expect.stringContaining('no status inquiry') });
+    expect(result.ok ? null : result.failure).toMatchObject({
+      class: 'not_sent',
+      message: expect.stringContaining('no status inquiry'),
+    });
   });
 });

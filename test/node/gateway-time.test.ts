@@ -37,7 +37,10 @@ describe('formatRupiah', () => {
 describe('dayRange / dayIn (a store day as UTC instants)', () => {
   it('gives [from, to) of a Jakarta day and of a 23-hour DST day; refuses non-dates', async () => {
     const { dayIn, dayRange } = await import('../../src-main/common/gateway-time');
-    expect(dayRange('2026-11-22', 'Asia/Jakarta')).toEqual({ from: new Date('2026-11-21T17:00:00Z'), to: new Date('2026-11-22T17:00:00Z') });
+    expect(dayRange('2026-11-22', 'Asia/Jakarta')).toEqual({
+      from: new Date('2026-11-21T17:00:00Z'),
+      to: new Date('2026-11-22T17:00:00Z'),
+    });
     const dst = dayRange('2026-03-29', 'Europe/Amsterdam')!;
     expect((dst.to.getTime() - dst.from.getTime()) / 3_600_000).toBe(23);
     expect(dayRange('2026-02-30', 'Asia/Jakarta')).toBeUndefined();

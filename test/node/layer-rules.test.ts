@@ -20,10 +20,30 @@ describe('layer rules (eslint.config.js)', () => {
   });
 
   it('common imports neither Node modules nor other folders of ours', async () => {
-    expect(await restrictedImports('src-main/common/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toHaveLength(1);
-    expect(await restrictedImports('src-main/common/x.ts', "import { createHash } from 'crypto';\nexport const a = createHash;\n")).toHaveLength(1);
-    expect(await restrictedImports('src-main/common/x.ts', "import { signBody } from '../core/bodysign';\nexport const a = signBody;\n")).toHaveLength(1);
-    expect(await restrictedImports('src-main/common/x.ts', "import { RETCODE } from './retcodes';\nexport const a = RETCODE;\n")).toHaveLength(0);
+    expect(
+      await restrictedImports(
+        'src-main/common/x.ts',
+        "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src-main/common/x.ts',
+        "import { createHash } from 'crypto';\nexport const a = createHash;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src-main/common/x.ts',
+        "import { signBody } from '../core/bodysign';\nexport const a = signBody;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src-main/common/x.ts',
+        "import { RETCODE } from './retcodes';\nexport const a = RETCODE;\n",
+      ),
+    ).toHaveLength(0);
   });
 
   it('core does not depend on hosts', async () => {
@@ -32,8 +52,23 @@ describe('layer rules (eslint.config.js)', () => {
   });
 
   it('the renderer imports only src-main/common from the main side', async () => {
-    expect(await restrictedImports('src-renderer/src/x.ts', "import { signBody } from '../../src-main/core/bodysign';\nexport const a = signBody;\n")).toHaveLength(1);
-    expect(await restrictedImports('src-renderer/src/x.ts', "import { RETCODE } from '../../src-main/common/retcodes';\nexport const a = RETCODE;\n")).toHaveLength(0);
-    expect(await restrictedImports('src-renderer/src/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src-renderer/src/x.ts',
+        "import { signBody } from '../../src-main/core/bodysign';\nexport const a = signBody;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src-renderer/src/x.ts',
+        "import { RETCODE } from '../../src-main/common/retcodes';\nexport const a = RETCODE;\n",
+      ),
+    ).toHaveLength(0);
+    expect(
+      await restrictedImports(
+        'src-renderer/src/x.ts',
+        "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
+      ),
+    ).toHaveLength(1);
   });
 });

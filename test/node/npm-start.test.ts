@@ -9,7 +9,11 @@ describe('npm start without the Electron binary', () => {
   it('exits 3 and names browser mode', async () => {
     // An override folder without an Electron executable: the same as a blocked download, on any machine.
     const env = { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '/nonexistent/loket-electron' };
-    const err = await promisify(execFile)(process.execPath, ['scripts/start.mjs'], { cwd: root, env, encoding: 'utf8' }).then(
+    const err = await promisify(execFile)(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );

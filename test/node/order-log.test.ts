@@ -28,8 +28,18 @@ afterEach(() => {
 });
 
 const minimal = (id: string, over: Partial<NewOrder> = {}): NewOrder => ({
-  id, terminalId: 'T1', api: 'v2', methodId: 'qris', kind: 'qris', amount: 25000, currency: 'IDR',
-  itemName: 'Kopi susu', userId: 'kasir-1', training: false, requestBody: '{"merchant_transaction_id":"' + id + '"}', ...over,
+  id,
+  terminalId: 'T1',
+  api: 'v2',
+  methodId: 'qris',
+  kind: 'qris',
+  amount: 25000,
+  currency: 'IDR',
+  itemName: 'Kopi susu',
+  userId: 'kasir-1',
+  training: false,
+  requestBody: '{"merchant_transaction_id":"' + id + '"}',
+  ...over,
 });
 
 function at(iso: string): void {
@@ -40,9 +50,14 @@ function at(iso: string): void {
 function orderIn(id: string, state: OrderState, over: Partial<NewOrder> = {}): Order {
   log.create(minimal(id, over), { source: 'cashier' });
   const path: Record<OrderState, OrderState[]> = {
-    creating: [], awaiting_payment: ['awaiting_payment'], rejected: ['rejected'], unknown: ['unknown'],
-    paid: ['awaiting_payment', 'paid'], expired: ['awaiting_payment', 'expired'],
-    cancelled: ['awaiting_payment', 'cancelled'], failed: ['awaiting_payment', 'failed'],
+    creating: [],
+    awaiting_payment: ['awaiting_payment'],
+    rejected: ['rejected'],
+    unknown: ['unknown'],
+    paid: ['awaiting_payment', 'paid'],
+    expired: ['awaiting_payment', 'expired'],
+    cancelled: ['awaiting_payment', 'cancelled'],
+    failed: ['awaiting_payment', 'failed'],
   };
   let order = log.get(id)!;
   for (const s of path[state]) order = log.transition(id, s, { source: 'system' });
@@ -52,51 +67,134 @@ function orderIn(id: string, state: OrderState, over: Partial<NewOrder> = {}): O
 describe('OrderLog', () => {
   it('round-trips every field of an order, its bodies and its events', () => {
     const input: NewOrder = {
-      id: 'T1-20250301-0001', terminalId: 'T1', api: 'v1', methodId: 'bca_va', kind: 'va_bank', amount: 150000,
-      currency: 'IDR', itemName: 'Sepatu', itemId: 'SKU-9', userId: 'kasir-2', customerName: 'Budi Santoso',
-      phone: '081234567890', training: true, requestBody: '{"amount":150000,"item_name":"Sepatu"}',
+      id: 'T1-20250301-0001',
+      terminalId: 'T1',
+      api: 'v1',
+      methodId: 'bca_va',
+      kind: 'va_bank',
+      amount: 150000,
+      currency: 'IDR',
+      itemName: 'Sepatu',
+      itemId: 'SKU-9',
+      userId: 'kasir-2',
+      customerName: 'Budi Santoso',
+      phone: '081234567890',
+      training: true,
+      requestBody: '{"amount":150000,"item_name":"Sepatu"}',
     };
     const created = log.create(input, { source: 'cashier', actor: 'kasir-2' });
     const t0 = '2025-03-01T03:00:00.000Z';
     expect(created).toEqual({
-      id: input.id, terminalId: 'T1', api: 'v1', state: 'creating', methodId: 'bca_va', kind: 'va_bank', amount: 150000,
-      currency: 'IDR', itemName: 'Sepatu', itemId: 'SKU-9', userId: 'kasir-2', customerName: 'Budi Santoso',
-      phone: '081234567890', training: true, delivery: 'pending', latePayment: false, createdAt: t0, updatedAt: t0,
+      id: input.id,
+      terminalId: 'T1',
+      api: 'v1',
+      state: 'creating',
+      methodId: 'bca_va',
+      kind: 'va_bank',
+      amount: 150000,
+      currency: 'IDR',
+      itemName: 'Sepatu',
+      itemId: 'SKU-9',
+      userId: 'kasir-2',
+      customerName: 'Budi Santoso',
+      phone: '081234567890',
+      training: true,
+      delivery: 'pending',
+      latePayment: false,
+      createdAt: t0,
+      updatedAt: t0,
     });
     expect(log.get(input.id)).toEqual(created);
     expect(log.requestBody(input.id)).toBe(input.requestBody);
     expect(log.responseBody(input.id)).toBeUndefined();
 
     const instruction: PaymentInstruction = {
-      type: 'virtual_account', va: '8808123456789', payment_url: 'https://pay.example/va', customer_name: 'Budi Santoso',
-      expired_date: '2025-03-02 10:00:00', extra: { bank: 'BCA', nested: { n: 1 } },
+      type: 'virtual_account',
+      va: '8808123456789',
+      payment_url: 'https://pay.example/va',
+      customer_name: 'Budi Santoso',
+      expired_date: '2025-03-02 10:00:00',
+      extra: { bank: 'BCA', nested: { n: 1 } },
     };
     at('2025-03-01T03:00:02.000Z');
     const response = '{"retcode":"0","data":{"va":"8808123456789"}}';
     const waiting = log.transition(
-      input.id, 'awaiting_payment', { source: 'gateway', reason: 'accepted', payload: { retcode: '0' } },
-      { delivery: 'answered', gatewayTransactionId: 'GW-77', instruction, responseBody: response, expiresAt: '2025-03-02T03:00:00.000Z' },
+      input.id,
+      'awaiting_payment',
+      { source: 'gateway', reason: 'accepted', payload: { retcode: '0' } },
+      {
+        delivery: 'answered',
+        gatewayTransactionId: 'GW-77',
+        instruction,
+        responseBody: response,
+        expiresAt: '2025-03-02T03:00:00.000Z',
+      },
     );
     expect(waiting).toEqual({
-      ...created, state: 'awaiting_payment', delivery: 'answered', gatewayTransactionId: 'GW-77', instruction,
-      expiresAt: '2025-03-02T03:00:00.000Z', updatedAt: '2025-03-01T03:00:02.000Z',
+      ...created,
+      state: 'awaiting_payment',
+      delivery: 'answered',
+      gatewayTransactionId: 'GW-77',
+      instruction,
+      expiresAt: '2025-03-02T03:00:00.000Z',
+      updatedAt: '2025-03-01T03:00:02.000Z',
     });
     expect(log.responseBody(input.id)).toBe(response);
 
     at('2025-03-01T03:10:00.000Z');
     const paid = log.transition(input.id, 'paid', { source: 'callback' }, { paidAt: '2025-03-01T03:09:58.000Z' });
-    expect(paid).toEqual({ ...waiting, state: 'paid', paidAt: '2025-03-01T03:09:58.000Z', updatedAt: '2025-03-01T03:10:00.000Z' });
+    expect(paid).toEqual({
+      ...waiting,
+      state: 'paid',
+      paidAt: '2025-03-01T03:09:58.000Z',
+      updatedAt: '2025-03-01T03:10:00.000Z',
+    });
 
     expect(log.events(input.id)).toEqual([
-      { seq: expect.any(Number), orderId: input.id, at: t0, type: 'created', to: 'creating', source: 'cashier', actor: 'kasir-2' },
-      { seq: expect.any(Number), orderId: input.id, at: '2025-03-01T03:00:02.000Z', type: 'state_changed', from: 'creating', to: 'awaiting_payment', source: 'gateway', reason: 'accepted', payload: { retcode: '0' } },
-      { seq: expect.any(Number), orderId: input.id, at: '2025-03-01T03:10:00.000Z', type: 'state_changed', from: 'awaiting_payment', to: 'paid', source: 'callback' },
+      {
+        seq: expect.any(Number),
+        orderId: input.id,
+        at: t0,
+        type: 'created',
+        to: 'creating',
+        source: 'cashier',
+        actor: 'kasir-2',
+      },
+      {
+        seq: expect.any(Number),
+        orderId: input.id,
+        at: '2025-03-01T03:00:02.000Z',
+        type: 'state_changed',
+        from: 'creating',
+        to: 'awaiting_payment',
+        source: 'gateway',
+        reason: 'accepted',
+        payload: { retcode: '0' },
+      },
+      {
+        seq: expect.any(Number),
+        orderId: input.id,
+        at: '2025-03-01T03:10:00.000Z',
+        type: 'state_changed',
+        from: 'awaiting_payment',
+        to: 'paid',
+        source: 'callback',
+      },
     ]);
   });
 
   it('omits absent optional fields instead of returning null', () => {
     const order = log.create(minimal('M-1'), { source: 'cashier' });
-    for (const key of ['itemId', 'customerName', 'phone', 'gatewayTransactionId', 'instruction', 'rejection', 'expiresAt', 'paidAt']) {
+    for (const key of [
+      'itemId',
+      'customerName',
+      'phone',
+      'gatewayTransactionId',
+      'instruction',
+      'rejection',
+      'expiresAt',
+      'paidAt',
+    ]) {
       expect(Object.keys(order)).not.toContain(key);
     }
     expect(Object.values(order)).not.toContain(null);
@@ -104,12 +202,23 @@ describe('OrderLog', () => {
 
   it('keeps a rejection with or without retcode and HTTP status', () => {
     log.create(minimal('R-1'), { source: 'cashier' });
-    const full = log.transition('R-1', 'rejected', { source: 'gateway' }, { delivery: 'answered', rejection: { retcode: '105', message: 'amount too small', httpStatus: 400 }, responseBody: '<html>no</html>' });
+    const full = log.transition(
+      'R-1',
+      'rejected',
+      { source: 'gateway' },
+      {
+        delivery: 'answered',
+        rejection: { retcode: '105', message: 'amount too small', httpStatus: 400 },
+        responseBody: '<html>no</html>',
+      },
+    );
     expect(full.rejection).toEqual({ retcode: '105', message: 'amount too small', httpStatus: 400 });
     expect(log.responseBody('R-1')).toBe('<html>no</html>');
 
     log.create(minimal('R-2'), { source: 'cashier' });
-    expect(log.transition('R-2', 'rejected', { source: 'gateway' }, { rejection: { message: 'refused' } }).rejection).toEqual({ message: 'refused' });
+    expect(
+      log.transition('R-2', 'rejected', { source: 'gateway' }, { rejection: { message: 'refused' } }).rejection,
+    ).toEqual({ message: 'refused' });
   });
 
   it('refuses a second order with the same id, and keeps the first', () => {
@@ -143,7 +252,12 @@ describe('OrderLog', () => {
     at('2025-03-01T03:00:01.000Z');
     const order = log.setDelivery('S-1', 'sent', { source: 'gateway', reason: 'timeout after sending' });
     expect(order).toMatchObject({ state: 'creating', delivery: 'sent', updatedAt: '2025-03-01T03:00:01.000Z' });
-    expect(log.events('S-1').at(-1)).toMatchObject({ type: 'delivery', source: 'gateway', reason: 'timeout after sending', payload: { from: 'pending', to: 'sent' } });
+    expect(log.events('S-1').at(-1)).toMatchObject({
+      type: 'delivery',
+      source: 'gateway',
+      reason: 'timeout after sending',
+      payload: { from: 'pending', to: 'sent' },
+    });
     expect(log.events('S-1').at(-1)).not.toHaveProperty('from');
   });
 
@@ -151,7 +265,16 @@ describe('OrderLog', () => {
     const order = log.create(minimal('N-1'), { source: 'cashier' });
     at('2025-03-01T03:30:00.000Z');
     const event = log.note('N-1', { source: 'manager', actor: 'mgr', reason: 'customer phoned', payload: ['a', 1] });
-    expect(event).toEqual({ seq: expect.any(Number), orderId: 'N-1', at: '2025-03-01T03:30:00.000Z', type: 'note', source: 'manager', actor: 'mgr', reason: 'customer phoned', payload: ['a', 1] });
+    expect(event).toEqual({
+      seq: expect.any(Number),
+      orderId: 'N-1',
+      at: '2025-03-01T03:30:00.000Z',
+      type: 'note',
+      source: 'manager',
+      actor: 'mgr',
+      reason: 'customer phoned',
+      payload: ['a', 1],
+    });
     expect(log.events('N-1').at(-1)).toEqual(event);
     expect(log.get('N-1')).toEqual(order);
   });
@@ -166,11 +289,23 @@ describe('OrderLog', () => {
 
     at('2025-03-01T05:00:00.000Z');
     expect(log.markInterrupted()).toEqual(['I-1', 'I-3']);
-    expect(states()).toEqual({ 'I-1': 'unknown', 'I-2': 'awaiting_payment', 'I-3': 'unknown', 'I-4': 'rejected', 'I-5': 'unknown' });
+    expect(states()).toEqual({
+      'I-1': 'unknown',
+      'I-2': 'awaiting_payment',
+      'I-3': 'unknown',
+      'I-4': 'rejected',
+      'I-5': 'unknown',
+    });
     for (const id of ['I-1', 'I-3']) {
       const events = log.events(id);
       expect(events).toHaveLength(2);
-      expect(events[1]).toMatchObject({ type: 'state_changed', from: 'creating', to: 'unknown', source: 'startup', at: '2025-03-01T05:00:00.000Z' });
+      expect(events[1]).toMatchObject({
+        type: 'state_changed',
+        from: 'creating',
+        to: 'unknown',
+        source: 'startup',
+        at: '2025-03-01T05:00:00.000Z',
+      });
     }
     expect(log.unresolved().map((o) => o.id)).toEqual(['I-1', 'I-3', 'I-5']);
     expect(log.markInterrupted()).toEqual([]);
@@ -194,9 +329,15 @@ describe('OrderLog', () => {
         const flagged = log.flagLatePayment(id, { source: 'callback', payload: { status: 'paid' } });
         expect(flagged).toMatchObject({ state, latePayment: true });
         expect(log.events(id)).toHaveLength(events + 1);
-        expect(log.events(id).at(-1)).toMatchObject({ type: 'late_payment', source: 'callback', payload: { status: 'paid' } });
+        expect(log.events(id).at(-1)).toMatchObject({
+          type: 'late_payment',
+          source: 'callback',
+          payload: { status: 'paid' },
+        });
       } else {
-        expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(`order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`);
+        expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(
+          `order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`,
+        );
         expect(log.get(id)).toEqual(before);
         expect(log.events(id)).toHaveLength(events);
       }
@@ -253,13 +394,17 @@ describe('OrderLog', () => {
     const bodySha256 = createHash('sha256').update(body).digest('hex');
     expect(log.recordCallbackReceipt({ bodySha256, orderId: 'CB-1', status: 'paid', outcome: 'applied' })).toBe(true);
     expect(log.recordCallbackReceipt({ bodySha256, orderId: 'CB-1', status: 'paid', outcome: 'applied' })).toBe(false);
-    const other = createHash('sha256').update(body + ' ').digest('hex');
+    const other = createHash('sha256')
+      .update(body + ' ')
+      .digest('hex');
     expect(log.recordCallbackReceipt({ bodySha256: other, outcome: 'unknown order' })).toBe(true);
     expect(db.prepare('SELECT order_id, status, outcome FROM callback_receipts ORDER BY id').all()).toEqual([
       { order_id: 'CB-1', status: 'paid', outcome: 'applied' },
       { order_id: null, status: null, outcome: 'unknown order' },
     ]);
-    expect(() => log.recordCallbackReceipt({ bodySha256: bodySha256.toUpperCase(), outcome: 'x' })).toThrow(/lowercase hex/);
+    expect(() => log.recordCallbackReceipt({ bodySha256: bodySha256.toUpperCase(), outcome: 'x' })).toThrow(
+      /lowercase hex/,
+    );
   });
 
   it('round-trips settings as JSON and survives a re-open', () => {
@@ -273,7 +418,12 @@ describe('OrderLog', () => {
     db.close();
     db = openDatabase(path);
     log = new OrderLog(db, { now: () => now });
-    expect(log.getSetting<{ id: string }>('terminal')).toEqual({ id: 'T1', printers: ['lp0'], copies: 2, kiosk: false });
+    expect(log.getSetting<{ id: string }>('terminal')).toEqual({
+      id: 'T1',
+      printers: ['lp0'],
+      copies: 2,
+      kiosk: false,
+    });
     expect(log.getSetting('language')).toBe('en');
     expect(log.getSetting('nothing')).toBeNull();
     expect(log.getSetting('bad')).toBeUndefined();
@@ -282,7 +432,9 @@ describe('OrderLog', () => {
   it('an event row cannot be updated or deleted', () => {
     orderIn('E-1', 'paid');
     const events = log.events('E-1');
-    expect(() => db.prepare("UPDATE order_events SET to_state = 'cancelled' WHERE order_id = 'E-1'").run()).toThrow(/append-only/);
+    expect(() => db.prepare("UPDATE order_events SET to_state = 'cancelled' WHERE order_id = 'E-1'").run()).toThrow(
+      /append-only/,
+    );
     expect(() => db.prepare("DELETE FROM order_events WHERE order_id = 'E-1'").run()).toThrow(/append-only/);
     expect(log.events('E-1')).toEqual(events);
   });
@@ -293,7 +445,12 @@ describe('OrderLog', () => {
     const seqBefore = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'order_events'").pluck().get();
     // The event is inserted before the order is updated, so this rollback has an event to undo.
     expect(() =>
-      log.transition('H-1', 'rejected', { source: 'gateway' }, { delivery: 'lost' as never, rejection: { message: 'x' } }),
+      log.transition(
+        'H-1',
+        'rejected',
+        { source: 'gateway' },
+        { delivery: 'lost' as never, rejection: { message: 'x' } },
+      ),
     ).toThrow(/CHECK constraint failed/);
     expect(log.get('H-1')).toEqual(order);
     expect(log.events('H-1')).toEqual(events);
@@ -352,7 +509,22 @@ describe('OrderLog.onChange', () => {
       const log = new OrderLog(db);
       const seen: string[] = [];
       const stop = log.onChange((o) => seen.push(`${o.id}:${o.state}`));
-      log.create({ id: 'A-1', terminalId: 'T01', api: 'v2', methodId: 'qris_dynamic', kind: 'qris', amount: 1000, currency: 'IDR', itemName: 'x', userId: 'u', training: true, requestBody: '{}' }, { source: 'cli' });
+      log.create(
+        {
+          id: 'A-1',
+          terminalId: 'T01',
+          api: 'v2',
+          methodId: 'qris_dynamic',
+          kind: 'qris',
+          amount: 1000,
+          currency: 'IDR',
+          itemName: 'x',
+          userId: 'u',
+          training: true,
+          requestBody: '{}',
+        },
+        { source: 'cli' },
+      );
       log.transition('A-1', 'awaiting_payment', { source: 'gateway' });
       expect(() => log.transition('A-1', 'creating', { source: 'gateway' })).toThrow();
       expect(() => log.transition('NOPE', 'paid', { source: 'gateway' })).toThrow();
@@ -378,7 +550,22 @@ describe('OrderLog.atomically', () => {
     const db = openDatabase(join(dir, 'loket.db'));
     try {
       const log = new OrderLog(db);
-      log.create({ id: 'B-1', terminalId: 'T01', api: 'v2', methodId: 'qris_dynamic', kind: 'qris', amount: 1000, currency: 'IDR', itemName: 'x', userId: 'u', training: true, requestBody: '{}' }, { source: 'cli' });
+      log.create(
+        {
+          id: 'B-1',
+          terminalId: 'T01',
+          api: 'v2',
+          methodId: 'qris_dynamic',
+          kind: 'qris',
+          amount: 1000,
+          currency: 'IDR',
+          itemName: 'x',
+          userId: 'u',
+          training: true,
+          requestBody: '{}',
+        },
+        { source: 'cli' },
+      );
       log.transition('B-1', 'awaiting_payment', { source: 'gateway' });
       const sha = 'a'.repeat(64);
       expect(() =>
@@ -390,7 +577,13 @@ describe('OrderLog.atomically', () => {
       ).toThrow('crash between the two');
       expect(log.get('B-1')!.state).toBe('awaiting_payment');
       // The receipt rolled back too, so the gateway's retry is not mistaken for a replay.
-      expect(log.atomically(() => log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' }) && log.transition('B-1', 'paid', { source: 'callback' }).state)).toBe('paid');
+      expect(
+        log.atomically(
+          () =>
+            log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' }) &&
+            log.transition('B-1', 'paid', { source: 'callback' }).state,
+        ),
+      ).toBe('paid');
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

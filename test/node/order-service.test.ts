@@ -10,7 +10,14 @@ let sandbox: SandboxHandle;
 let dir: ReturnType<typeof tempDir>;
 let loket: Loket;
 
-const fault = (f: Partial<FaultSettings>): FaultSettings => ({ latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: false, count: 1, ...f });
+const fault = (f: Partial<FaultSettings>): FaultSettings => ({
+  latency_ms: 0,
+  http_status: null,
+  drop_after_store: false,
+  malformed_json: false,
+  count: 1,
+  ...f,
+});
 const qris = { methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' };
 const cashier = { source: 'cashier' as const, actor: 'kasir-1' };
 
@@ -40,7 +47,12 @@ describe('OrderService.create', () => {
     // A second connection sees the committed row while the request is in flight.
     const other = new Database(join(dir.path, 'loket.db'), { readonly: true });
     try {
-      const rows = other.prepare('SELECT id, state, delivery, request_body FROM orders').all() as { id: string; state: string; delivery: string; request_body: string }[];
+      const rows = other.prepare('SELECT id, state, delivery, request_body FROM orders').all() as {
+        id: string;
+        state: string;
+        delivery: string;
+        request_body: string;
+      }[];
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ state: 'creating', delivery: 'pending' });
       expect(JSON.parse(rows[0]!.request_body).merchant_transaction_id).toBe(rows[0]!.id);
@@ -70,7 +82,10 @@ describe('OrderService.create', () => {
   it('invalid input: nothing is logged and nothing is sent', async () => {
     const before = sandbox.orders.all().length;
     const outcome = await loket.orders.create({ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }, cashier);
-    expect(outcome.ok ? null : outcome.failure).toMatchObject({ class: 'invalid_input', message: 'customer_name: is required for va_bca' });
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({
+      class: 'invalid_input',
+      message: 'customer_name: is required for va_bca',
+    });
     expect(loket.log.list({})).toHaveLength(0);
     expect(sandbox.orders.all().length).toBe(before);
   });
@@ -79,7 +94,11 @@ describe('OrderService.create', () => {
     sandbox.faults.set(fault({ http_status: 502 }));
     const outcome = await loket.orders.create(qris, cashier);
     expect(outcome.ok).toBe(false);
-    expect(outcome.order).toMatchObject({ state: 'rejected', delivery: 'answered', rejection: { retcode: '5003', httpStatus: 502 } });
+    expect(outcome.order).toMatchObject({
+      state: 'rejected',
+      delivery: 'answered',
+      rejection: { retcode: '5003', httpStatus: 502 },
+    });
   });
 
   it('connection dropped after the gateway stored it: unknown (sent), then reconcile finds it by inquiry', async () => {
@@ -146,7 +165,11 @@ describe('OrderService.create', () => {
     const results = await loket.orders.reconcile({ source: 'reconcile' });
     expect(results[0]!.outcome).toContain('left for a manager');
     expect(loket.log.get(outcome.order!.id)!.state).toBe('unknown');
-    const cancelled = loket.orders.cancel(outcome.order!.id, { source: 'manager', actor: 'mgr', reason: 'customer left' });
+    const cancelled = loket.orders.cancel(outcome.order!.id, {
+      source: 'manager',
+      actor: 'mgr',
+      reason: 'customer left',
+    });
     expect(cancelled.state).toBe('cancelled');
   });
 });
@@ -160,7 +183,11 @@ describe('OrderService.resolve (the cashier\'s "check again")', () => {
     expect(resolved.ok && resolved.order.state).toBe('awaiting_payment');
     // The create answer was lost; the customer can still pay through the hosted page the inquiry names.
     const token = sandbox.orders.get(created.order!.id)!.token;
-    expect(resolved.order!.instruction).toEqual({ type: 'payment_page', token, url: `${sandbox.url}/api/order/loket-sandbox/${token}` });
+    expect(resolved.order!.instruction).toEqual({
+      type: 'payment_page',
+      token,
+      url: `${sandbox.url}/api/order/loket-sandbox/${token}`,
+    });
     expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === created.order!.id)).toHaveLength(1);
   });
 
@@ -179,12 +206,22 @@ describe('an unexpected error while sending', () => {
   it('leaves the order unknown at once, never creating', async () => {
     await loket.close();
     const { openLoket } = await import('../../src-main/runtime');
-    const failing = { description: 'a broken store', get: async () => { throw new Error('keychain locked'); }, set: async () => undefined, delete: async () => undefined };
+    const failing = {
+      description: 'a broken store',
+      get: async () => {
+        throw new Error('keychain locked');
+      },
+      set: async () => undefined,
+      delete: async () => undefined,
+    };
     loket = await openLoket({ dataDir: dir.path, env: {}, secrets: failing });
     // No gateway in settings: the embedded sandbox's own store is used, so break it through the client.
     (loket.client as unknown as { secrets: typeof failing }).secrets = failing;
     const outcome = await loket.orders.create(qris, cashier);
-    expect(outcome.ok ? null : outcome.failure).toMatchObject({ class: 'unknown', message: expect.stringContaining('keychain locked') });
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({
+      class: 'unknown',
+      message: expect.stringContaining('keychain locked'),
+    });
     expect(outcome.order).toMatchObject({ state: 'unknown' });
     expect(loket.log.list({ state: 'creating' })).toHaveLength(0);
   });
@@ -209,10 +246,19 @@ describe('gateway statuses, manual override', () => {
 
   it('manual confirmation needs a reason and keeps the actor', async () => {
     const a = await loket.orders.create(qris, cashier);
-    expect(() => loket.orders.confirmPaid(a.order!.id, { source: 'manager', actor: 'mgr', reason: ' ' })).toThrow(/reason/);
+    expect(() => loket.orders.confirmPaid(a.order!.id, { source: 'manager', actor: 'mgr', reason: ' ' })).toThrow(
+      /reason/,
+    );
     const paid = loket.orders.confirmPaid(a.order!.id, { source: 'manager', actor: 'mgr', reason: 'seen in bank app' });
     expect(paid.state).toBe('paid');
-    expect(loket.log.events(paid.id).at(-1)).toMatchObject({ source: 'manager', actor: 'mgr', reason: 'seen in bank app', to: 'paid' });
-    expect(() => loket.orders.cancel(paid.id, { source: 'manager', actor: 'mgr', reason: 'oops' })).toThrow(/cannot go from paid to cancelled/);
+    expect(loket.log.events(paid.id).at(-1)).toMatchObject({
+      source: 'manager',
+      actor: 'mgr',
+      reason: 'seen in bank app',
+      to: 'paid',
+    });
+    expect(() => loket.orders.cancel(paid.id, { source: 'manager', actor: 'mgr', reason: 'oops' })).toThrow(
+      /cannot go from paid to cancelled/,
+    );
   });
 });

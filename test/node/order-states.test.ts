@@ -23,8 +23,17 @@ afterEach(() => {
 });
 
 const newOrder = (id: string): NewOrder => ({
-  id, terminalId: 'T1', api: 'v2', methodId: 'qris', kind: 'qris', amount: 10000, currency: 'IDR',
-  itemName: 'Teh', userId: 'u1', training: true, requestBody: '{}',
+  id,
+  terminalId: 'T1',
+  api: 'v2',
+  methodId: 'qris',
+  kind: 'qris',
+  amount: 10000,
+  currency: 'IDR',
+  itemName: 'Teh',
+  userId: 'u1',
+  training: true,
+  requestBody: '{}',
 });
 
 /** The shortest legal path from `creating` to each state, found from TRANSITIONS itself. */
@@ -44,7 +53,9 @@ function pathsFromCreating(): Map<OrderState, OrderState[]> {
 
 const PATHS = pathsFromCreating();
 const LEGAL = ORDER_STATES.flatMap((from) => TRANSITIONS[from].map((to) => [from, to] as const));
-const ILLEGAL = ORDER_STATES.flatMap((from) => ORDER_STATES.filter((to) => !TRANSITIONS[from].includes(to)).map((to) => [from, to] as const));
+const ILLEGAL = ORDER_STATES.flatMap((from) =>
+  ORDER_STATES.filter((to) => !TRANSITIONS[from].includes(to)).map((to) => [from, to] as const),
+);
 
 function orderIn(state: OrderState): string {
   const id = `O-${state}`;
@@ -70,7 +81,15 @@ describe('order state machine through OrderLog.transition', () => {
     const after = log.events(id);
     expect(after).toHaveLength(before.length + 1);
     expect(after.slice(0, -1)).toEqual(before);
-    expect(after.at(-1)).toMatchObject({ type: 'state_changed', from, to, source: 'manager', actor: 'mgr', reason: 'test', payload: { step: to } });
+    expect(after.at(-1)).toMatchObject({
+      type: 'state_changed',
+      from,
+      to,
+      source: 'manager',
+      actor: 'mgr',
+      reason: 'test',
+      payload: { step: to },
+    });
     expect(after.at(-1)!.at).toBe(order.updatedAt);
   });
 

@@ -5,37 +5,85 @@ const ok = { success: true, retcode: '0000', message: 'created' };
 
 describe('parsing answers by shape', () => {
   it('keeps unknown extra fields instead of failing', () => {
-    const r = parseV2Answer({ ...ok, qrString: '000201', qrisUrl: 'https://x/q.png', back_url: 'https://b', promo: 'SALE', fee: 0 });
-    expect(r).toEqual({ ok: true, instruction: { type: 'qr', qrString: '000201', qrisUrl: 'https://x/q.png', back_url: 'https://b', extra: { promo: 'SALE', fee: 0 } } });
+    const r = parseV2Answer({
+      ...ok,
+      qrString: '000201',
+      qrisUrl: 'https://x/q.png',
+      back_url: 'https://b',
+      promo: 'SALE',
+      fee: 0,
+    });
+    expect(r).toEqual({
+      ok: true,
+      instruction: {
+        type: 'qr',
+        qrString: '000201',
+        qrisUrl: 'https://x/q.png',
+        back_url: 'https://b',
+        extra: { promo: 'SALE', fee: 0 },
+      },
+    });
   });
 
   it('reads the wrapped virtual-account shape, with or without payment_url', () => {
-    const data = { ...ok, va: '8808123', customer_name: 'Siti', expired_date: '2026-11-23 10:00:00', transaction_id: 'TX1' };
+    const data = {
+      ...ok,
+      va: '8808123',
+      customer_name: 'Siti',
+      expired_date: '2026-11-23 10:00:00',
+      transaction_id: 'TX1',
+    };
     expect(parseV2Answer({ data, success: true })).toEqual({
       ok: true,
       transactionId: 'TX1',
       expiredDate: '2026-11-23 10:00:00',
-      instruction: { type: 'virtual_account', va: '8808123', customer_name: 'Siti', expired_date: '2026-11-23 10:00:00', transaction_id: 'TX1' },
+      instruction: {
+        type: 'virtual_account',
+        va: '8808123',
+        customer_name: 'Siti',
+        expired_date: '2026-11-23 10:00:00',
+        transaction_id: 'TX1',
+      },
     });
     const withUrl = parseV2Answer({ data: { ...data, payment_url: 'https://pay' }, success: true });
-    expect(withUrl.ok && withUrl.instruction.type === 'virtual_account' && withUrl.instruction.payment_url).toBe('https://pay');
+    expect(withUrl.ok && withUrl.instruction.type === 'virtual_account' && withUrl.instruction.payment_url).toBe(
+      'https://pay',
+    );
   });
 
   it('a wrapped answer whose inner success is false is a rejection with the inner retcode', () => {
-    expect(parseV2Answer({ data: { success: false, retcode: '9001', message: 'bank offline' }, success: true })).toEqual({ ok: false, rejected: true, retcode: '9001', message: 'bank offline' });
+    expect(
+      parseV2Answer({ data: { success: false, retcode: '9001', message: 'bank offline' }, success: true }),
+    ).toEqual({ ok: false, rejected: true, retcode: '9001', message: 'bank offline' });
   });
 
   it('success needs both success === true and retcode "0000"', () => {
-    expect(parseV2Answer({ success: true, retcode: '0001', message: 'hmm' })).toMatchObject({ ok: false, rejected: true, retcode: '0001' });
+    expect(parseV2Answer({ success: true, retcode: '0001', message: 'hmm' })).toMatchObject({
+      ok: false,
+      rejected: true,
+      retcode: '0001',
+    });
     expect(parseV2Answer({ success: 'true', retcode: '0000' })).toMatchObject({ ok: false, rejected: true });
   });
 
   it('tells malformed answers apart from rejections', () => {
     expect(parseV2Answer([1, 2])).toMatchObject({ ok: false, rejected: false });
-    expect(parseV2Answer({ ...ok, keyword: 'BAYAR' })).toMatchObject({ ok: false, rejected: false, malformed: expect.stringContaining('sms_code') });
-    expect(parseV2Answer({ data: ok, success: true })).toMatchObject({ ok: false, rejected: false, malformed: expect.stringContaining('data.va') });
+    expect(parseV2Answer({ ...ok, keyword: 'BAYAR' })).toMatchObject({
+      ok: false,
+      rejected: false,
+      malformed: expect.stringContaining('sms_code'),
+    });
+    expect(parseV2Answer({ data: ok, success: true })).toMatchObject({
+      ok: false,
+      rejected: false,
+      malformed: expect.stringContaining('data.va'),
+    });
     expect(parseV2Answer({ ...ok, qrisUrl: 'https://q' })).toMatchObject({ ok: false, rejected: false });
-    expect(parseV1Answer({ ...ok, data: {} }, (t) => t)).toMatchObject({ ok: false, rejected: false, malformed: expect.stringContaining('token') });
+    expect(parseV1Answer({ ...ok, data: {} }, (t) => t)).toMatchObject({
+      ok: false,
+      rejected: false,
+      malformed: expect.stringContaining('token'),
+    });
   });
 
   it('the envelope alone is carrier billing', () => {

@@ -7,7 +7,12 @@ import { ReceiptPrinterError, sendToNetworkPrinter } from '../../src-main/adapte
 import type { Order } from '../../src-main/common/order';
 import { CHARS_PER_LINE, renderEscPos, toPrinterText, wrapText } from '../../src-main/core/receipts/receipt-escpos';
 import { receiptContext, vaOrder } from './helpers/receipt-fixtures';
-import { buildReceipt, type PaperWidth, type Receipt, type ReceiptContext } from '../../src-main/core/receipts/receipt-model';
+import {
+  buildReceipt,
+  type PaperWidth,
+  type Receipt,
+  type ReceiptContext,
+} from '../../src-main/core/receipts/receipt-model';
 
 // ---------------------------------------------------------------------------------------------------------
 // Golden files: test/node/golden/<name>.bin (the exact bytes) and <name>.txt (a readable dump for review).
@@ -36,7 +41,8 @@ function describeEscPos(bytes: Buffer): string {
       i += 1;
     } else if (b === ESC && bytes[i + 1] === 0x74) cmd(`codepage ${n}`);
     else if (b === ESC && bytes[i + 1] === 0x61) cmd(`align ${['left', 'center', 'right'][n] ?? n}`);
-    else if (b === ESC && bytes[i + 1] === 0x21) cmd(`size ${{ 0: 'normal', 16: 'tall', 32: 'wide', 48: 'big' }[n] ?? n}`);
+    else if (b === ESC && bytes[i + 1] === 0x21)
+      cmd(`size ${{ 0: 'normal', 16: 'tall', 32: 'wide', 48: 'big' }[n] ?? n}`);
     else if (b === ESC && bytes[i + 1] === 0x45) cmd(`bold ${n ? 'on' : 'off'}`);
     else if (b === GS && bytes[i + 1] === 0x42) cmd(`invert ${n ? 'on' : 'off'}`);
     else if (b === ESC && bytes[i + 1] === 0x64) cmd(`feed ${n}`);
@@ -113,23 +119,34 @@ function checkGolden(dir: string, name: string, actual: Buffer, update: boolean)
 // ---------------------------------------------------------------------------------------------------------
 
 // The golden files were written from this exact receipt: the instruction without expired_date.
-const ORDER: Order = vaOrder({ instruction: { type: 'virtual_account', va: '8808123456789012', customer_name: 'Budi Santoso' } });
+const ORDER: Order = vaOrder({
+  instruction: { type: 'virtual_account', va: '8808123456789012', customer_name: 'Budi Santoso' },
+});
 const CTX: ReceiptContext = receiptContext();
 
 const GOLDEN: { name: string; paper: PaperWidth; receipt: () => Receipt }[] = [
   { name: 'receipt-paid-id-58', paper: 58, receipt: () => buildReceipt(ORDER, CTX) },
   { name: 'receipt-paid-id-80', paper: 80, receipt: () => buildReceipt(ORDER, CTX) },
-  { name: 'receipt-copy-sandbox-id-58', paper: 58, receipt: () => buildReceipt(ORDER, { ...CTX, copy: true, training: true }) },
+  {
+    name: 'receipt-copy-sandbox-id-58',
+    paper: 58,
+    receipt: () => buildReceipt(ORDER, { ...CTX, copy: true, training: true }),
+  },
   {
     name: 'receipt-cancelled-en-80',
     paper: 80,
-    receipt: () => buildReceipt({ ...ORDER, state: 'cancelled', paidAt: undefined, latePayment: true }, { ...CTX, lang: 'en', copy: true, training: true }),
+    receipt: () =>
+      buildReceipt(
+        { ...ORDER, state: 'cancelled', paidAt: undefined, latePayment: true },
+        { ...CTX, lang: 'en', copy: true, training: true },
+      ),
   },
 ];
 
 const goldenBytes = (name: string) => {
   const file = join(GOLDEN_DIR, `${name}.bin`);
-  if (!existsSync(file)) throw new Error(`golden file ${relative(process.cwd(), file)} is missing: write it with UPDATE_GOLDEN=1`);
+  if (!existsSync(file))
+    throw new Error(`golden file ${relative(process.cwd(), file)} is missing: write it with UPDATE_GOLDEN=1`);
   return readFileSync(file);
 };
 
@@ -138,22 +155,27 @@ describe('ESC/POS receipt', () => {
     checkGolden(GOLDEN_DIR, name, renderEscPos(receipt(), { paper }), UPDATE_GOLDEN);
   });
 
-  it.skipIf(UPDATE_GOLDEN)('the golden check fails on any difference and on a missing file, and creates nothing', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loket-golden-'));
-    try {
-      const bytes = renderEscPos(buildReceipt(ORDER, CTX), { paper: 58 });
-      expect(() => checkGolden(dir, 'absent', bytes, false)).toThrow(/is missing/);
-      expect(existsSync(join(dir, 'absent.bin'))).toBe(false);
-      checkGolden(dir, 'present', bytes, true);
-      expect(() => checkGolden(dir, 'present', bytes, false)).not.toThrow();
-      const changed = Buffer.from(bytes);
-      changed[100] = (changed[100] ?? 0) ^ 1;
-      expect(() => checkGolden(dir, 'present', changed, false)).toThrow(/differs from the rendered bytes at byte 100/);
-      expect(() => checkGolden(dir, 'present', bytes.subarray(0, -1), false)).toThrow(/differs/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(UPDATE_GOLDEN)(
+    'the golden check fails on any difference and on a missing file, and creates nothing',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'loket-golden-'));
+      try {
+        const bytes = renderEscPos(buildReceipt(ORDER, CTX), { paper: 58 });
+        expect(() => checkGolden(dir, 'absent', bytes, false)).toThrow(/is missing/);
+        expect(existsSync(join(dir, 'absent.bin'))).toBe(false);
+        checkGolden(dir, 'present', bytes, true);
+        expect(() => checkGolden(dir, 'present', bytes, false)).not.toThrow();
+        const changed = Buffer.from(bytes);
+        changed[100] = (changed[100] ?? 0) ^ 1;
+        expect(() => checkGolden(dir, 'present', changed, false)).toThrow(
+          /differs from the rendered bytes at byte 100/,
+        );
+        expect(() => checkGolden(dir, 'present', bytes.subarray(0, -1), false)).toThrow(/differs/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('starts with ESC @, ends with a cut, and is plain ASCII', () => {
     for (const { paper, receipt } of GOLDEN) {
@@ -191,14 +213,17 @@ describe('ESC/POS receipt', () => {
     );
     for (const paper of [58, 80] as const) {
       const lines = printedLines(renderEscPos(long, { paper }));
-      for (const line of lines) expect(line.columns, JSON.stringify(line.text)).toBeLessThanOrEqual(CHARS_PER_LINE[paper]);
+      for (const line of lines)
+        expect(line.columns, JSON.stringify(line.text)).toBeLessThanOrEqual(CHARS_PER_LINE[paper]);
       expect(lines.map((l) => l.text).join('\n')).toContain('Rp123.456.789');
     }
     const lines58 = printedLines(renderEscPos(buildReceipt(ORDER, CTX), { paper: 58 })).map((l) => l.text);
     expect(lines58).toContain('-'.repeat(32));
     expect(lines58).toContain('Status                     LUNAS');
     expect(lines58).toContain('Rp25.000');
-    expect(printedLines(renderEscPos(buildReceipt(ORDER, CTX), { paper: 80 })).map((l) => l.text)).toContain('-'.repeat(48));
+    expect(printedLines(renderEscPos(buildReceipt(ORDER, CTX), { paper: 80 })).map((l) => l.text)).toContain(
+      '-'.repeat(48),
+    );
   });
 
   it('reduces text to ASCII and strips control characters, so order text cannot smuggle printer commands', () => {
@@ -318,6 +343,8 @@ describe('sendToNetworkPrinter', () => {
       }).not.toThrow();
       await expect(pending, JSON.stringify(opts)).rejects.toThrow(/^the receipt printer settings are wrong: /);
     }
-    await expect(sendToNetworkPrinter(undefined as unknown as Buffer, { host: '127.0.0.1' })).rejects.toThrow(/no receipt bytes/);
+    await expect(sendToNetworkPrinter(undefined as unknown as Buffer, { host: '127.0.0.1' })).rejects.toThrow(
+      /no receipt bytes/,
+    );
   });
 });

@@ -62,7 +62,17 @@ describe('receipt HTML', () => {
     expect(doc.startsWith('<!doctype html>\n<html lang="id">')).toBe(true);
     expect(doc).toContain('<meta charset="utf-8">');
     expect(doc.trimEnd().endsWith('</html>')).toBe(true);
-    for (const text of ['Toko Sinar Jaya', 'Jl. Merdeka 17, Bandung', 'STRUK PEMBAYARAN', 'T01-20261122-182955001-7F3K', '2026-11-23 01:30 WIB', '8808123456789012', 'LUNAS', 'Rp25.000', 'Terima kasih']) {
+    for (const text of [
+      'Toko Sinar Jaya',
+      'Jl. Merdeka 17, Bandung',
+      'STRUK PEMBAYARAN',
+      'T01-20261122-182955001-7F3K',
+      '2026-11-23 01:30 WIB',
+      '8808123456789012',
+      'LUNAS',
+      'Rp25.000',
+      'Terima kasih',
+    ]) {
       expect(doc, text).toContain(text);
     }
     expect(html({}, { lang: 'en' })).toContain('<html lang="en">');
@@ -70,7 +80,10 @@ describe('receipt HTML', () => {
   });
 
   it('escapes every text: an item name with <script> stays text', () => {
-    const doc = html({ itemName: '<script>alert("x")</script> & \'kopi\'' }, { storeName: 'Toko "Baru" <b>&</b>', storeAddress: '<img src=x onerror=alert(1)>' });
+    const doc = html(
+      { itemName: '<script>alert("x")</script> & \'kopi\'' },
+      { storeName: 'Toko "Baru" <b>&</b>', storeAddress: '<img src=x onerror=alert(1)>' },
+    );
     expect(doc).not.toMatch(/<script/i);
     expect(doc).not.toContain('<img');
     expect(doc).not.toContain('<b>');
@@ -99,7 +112,11 @@ describe('receipt HTML', () => {
 
   it('grows the page with the content', () => {
     const short = buildReceipt(order(), CTX);
-    const long = buildReceipt(order({ itemName: 'Paket nasi goreng spesial '.repeat(8) }), { ...CTX, copy: true, training: true });
+    const long = buildReceipt(order({ itemName: 'Paket nasi goreng spesial '.repeat(8) }), {
+      ...CTX,
+      copy: true,
+      training: true,
+    });
     expect(estimatePageHeightMm(long, 58)).toBeGreaterThan(estimatePageHeightMm(short, 58) + 30);
     for (const paper of [58, 80] as const) expect(estimatePageHeightMm(short, paper)).toBeGreaterThan(60);
   });
@@ -107,7 +124,9 @@ describe('receipt HTML', () => {
   it('shows the COPY and SANDBOX marks, the SANDBOX band at the top and the bottom', () => {
     const doc = html({}, { copy: true, training: true });
     expect(doc).toContain('<div class="mark mark-copy" role="note">SALINAN</div>');
-    expect(doc.match(/<div class="mark mark-sandbox" role="note">SANDBOX — BUKAN TRANSAKSI NYATA<\/div>/g)).toHaveLength(2);
+    expect(
+      doc.match(/<div class="mark mark-sandbox" role="note">SANDBOX — BUKAN TRANSAKSI NYATA<\/div>/g),
+    ).toHaveLength(2);
     expect(doc).toMatch(/print-color-adjust: exact/);
     const en = html({}, { copy: true, training: true, lang: 'en' });
     expect(en).toContain('>COPY</div>');
@@ -130,7 +149,9 @@ describe('receipt HTML', () => {
       expect(doc).not.toMatch(/https?:\/\//i);
       expect(doc).not.toMatch(/\b(src|href)\s*=/i);
       expect(doc).not.toMatch(/url\(|@import|<link|<script|<iframe|<img/i);
-      expect(doc).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+      expect(doc).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+      );
     }
   });
 });

@@ -4,7 +4,14 @@ import type { PaymentMethod } from '../../src-main/common/payment-methods';
 import { buildReceipt, RECEIPT_STATUS, type Receipt } from '../../src-main/core/receipts/receipt-model';
 import { receiptContext, VA_BCA, vaOrder } from './helpers/receipt-fixtures';
 
-const QRIS: PaymentMethod = { ...VA_BCA, id: 'qris_dynamic', kind: 'qris', provider: 'QRIS', label: { id: 'QRIS (semua aplikasi)', en: 'QRIS (any app)' }, requiresCustomerName: false };
+const QRIS: PaymentMethod = {
+  ...VA_BCA,
+  id: 'qris_dynamic',
+  kind: 'qris',
+  provider: 'QRIS',
+  label: { id: 'QRIS (semua aplikasi)', en: 'QRIS (any app)' },
+  requiresCustomerName: false,
+};
 
 const ctx = receiptContext;
 
@@ -19,7 +26,17 @@ describe('receipt model', () => {
     expect(r.title).toBe('STRUK PEMBAYARAN');
     expect(r.paid).toBe(true);
     expect(r.marks).toEqual([]);
-    expect(r.lines.map((l) => l.key)).toEqual(['order', 'time', 'item', 'itemId', 'method', 'va', 'customer', 'transaction', 'status']);
+    expect(r.lines.map((l) => l.key)).toEqual([
+      'order',
+      'time',
+      'item',
+      'itemId',
+      'method',
+      'va',
+      'customer',
+      'transaction',
+      'status',
+    ]);
     expect(value(r, 'order')).toBe('T01-20261122-182955001-7F3K');
     // 18:30:05 UTC is 01:30 the next day in Jakarta (UTC+7).
     expect(label(r, 'time')).toBe('Dibayar');
@@ -53,7 +70,9 @@ describe('receipt model', () => {
   it('shows times in the store zone, whatever it is', () => {
     expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Makassar' })), 'time')).toBe('2026-11-23 02:30 WITA');
     expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Jayapura' })), 'time')).toBe('2026-11-23 03:30 WIT');
-    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Europe/Amsterdam' })), 'time')).toBe('2026-11-22 19:30 GMT+1');
+    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Europe/Amsterdam' })), 'time')).toBe(
+      '2026-11-22 19:30 GMT+1',
+    );
   });
 
   it('only a paid order says LUNAS/PAID; every other state prints its state plainly and is not a proof of payment', () => {
@@ -77,7 +96,8 @@ describe('receipt model', () => {
       expect(ren.title, state).toBe('ORDER DETAILS');
       expect(rid.notes, state).toContain('Bukan bukti pembayaran.');
       expect(ren.notes, state).toContain('This is not a proof of payment.');
-      for (const r of [rid, ren]) expect(JSON.stringify(r), state).not.toMatch(/LUNAS|"PAID"|PAYMENT RECEIPT|STRUK PEMBAYARAN/);
+      for (const r of [rid, ren])
+        expect(JSON.stringify(r), state).not.toMatch(/LUNAS|"PAID"|PAYMENT RECEIPT|STRUK PEMBAYARAN/);
       // Without a payment time, the time shown is when the order was made.
       expect(label(rid, 'time')).toBe('Dibuat');
       expect(value(rid, 'time')).toBe('2026-11-23 01:29 WIB');
@@ -86,7 +106,10 @@ describe('receipt model', () => {
   });
 
   it('a rejected order shows the gateway reason; a late payment is noted', () => {
-    const rejected = buildReceipt(vaOrder({ state: 'rejected', paidAt: undefined, rejection: { retcode: '1005', message: 'amount out of range' } }), ctx());
+    const rejected = buildReceipt(
+      vaOrder({ state: 'rejected', paidAt: undefined, rejection: { retcode: '1005', message: 'amount out of range' } }),
+      ctx(),
+    );
     expect(value(rejected, 'reason')).toBe('amount out of range (1005)');
     const late = buildReceipt(vaOrder({ state: 'cancelled', latePayment: true }), ctx({ lang: 'en' }));
     expect(value(late, 'status')).toBe('CANCELLED');
@@ -110,14 +133,29 @@ describe('receipt model', () => {
   });
 
   it('a store-code order shows a payment code; a QRIS order has no VA line; an unknown method shows its id', () => {
-    const cstore = buildReceipt(vaOrder({ kind: 'va_cstore', methodId: 'va_alfamart', customerName: undefined, instruction: { type: 'virtual_account', va: 'ALFA123456' } }), ctx({ method: undefined }));
+    const cstore = buildReceipt(
+      vaOrder({
+        kind: 'va_cstore',
+        methodId: 'va_alfamart',
+        customerName: undefined,
+        instruction: { type: 'virtual_account', va: 'ALFA123456' },
+      }),
+      ctx({ method: undefined }),
+    );
     expect(label(cstore, 'paymentCode')).toBe('Kode bayar');
     expect(value(cstore, 'paymentCode')).toBe('ALFA123456');
     expect(value(cstore, 'va')).toBeUndefined();
     expect(value(cstore, 'method')).toBe('va_alfamart');
 
     const qris = buildReceipt(
-      vaOrder({ kind: 'qris', methodId: 'qris_dynamic', customerName: undefined, itemId: undefined, gatewayTransactionId: undefined, instruction: { type: 'qr', qrString: '000201...' } }),
+      vaOrder({
+        kind: 'qris',
+        methodId: 'qris_dynamic',
+        customerName: undefined,
+        itemId: undefined,
+        gatewayTransactionId: undefined,
+        instruction: { type: 'qr', qrString: '000201...' },
+      }),
       ctx({ method: QRIS }),
     );
     expect(qris.lines.map((l) => l.key)).toEqual(['order', 'time', 'item', 'method', 'status']);
@@ -126,7 +164,13 @@ describe('receipt model', () => {
 
   it('airtime: the SMS code and a masked phone number', () => {
     const r = buildReceipt(
-      vaOrder({ kind: 'airtime_sms', methodId: 'airtime_telkomsel', customerName: undefined, phone: '081234567890', instruction: { type: 'sms_reply', keyword: 'PAY', sms_code: '123456' } }),
+      vaOrder({
+        kind: 'airtime_sms',
+        methodId: 'airtime_telkomsel',
+        customerName: undefined,
+        phone: '081234567890',
+        instruction: { type: 'sms_reply', keyword: 'PAY', sms_code: '123456' },
+      }),
       ctx({ method: undefined }),
     );
     expect(value(r, 'smsCode')).toBe('123456');

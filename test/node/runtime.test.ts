@@ -16,7 +16,10 @@ describe('openLoket configuration', () => {
     loket = await openLoket({ dataDir: dir.path, env: { ...gateway, LOKET_SIGN_WITH: 'secret' } });
     await expect(loket.signingKey()).rejects.toThrow(/needs a signing secret/);
     await loket.close();
-    loket = await openLoket({ dataDir: dir.path, env: { ...gateway, LOKET_SIGN_WITH: 'secret', LOKET_SIGNING_SECRET: 's3' } });
+    loket = await openLoket({
+      dataDir: dir.path,
+      env: { ...gateway, LOKET_SIGN_WITH: 'secret', LOKET_SIGNING_SECRET: 's3' },
+    });
     await expect(loket.signingKey()).resolves.toBe('s3');
   });
 
@@ -26,6 +29,8 @@ describe('openLoket configuration', () => {
   });
 
   it('refuses a bad LOKET_TIMEOUT_MS, naming it', async () => {
-    await expect(openLoket({ dataDir: dir.path, env: { ...gateway, LOKET_TIMEOUT_MS: 'soon' } })).rejects.toThrow(/LOKET_TIMEOUT_MS/);
+    await expect(openLoket({ dataDir: dir.path, env: { ...gateway, LOKET_TIMEOUT_MS: 'soon' } })).rejects.toThrow(
+      /LOKET_TIMEOUT_MS/,
+    );
   });
 });

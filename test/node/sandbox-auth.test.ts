@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../../src-main/core/bodysign';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { SandboxClient, signedPost, sortedKeys, str, validOrder, type HttpResult, type OrderBody } from './helpers/sandbox-client';
+import {
+  SandboxClient,
+  signedPost,
+  sortedKeys,
+  str,
+  validOrder,
+  type HttpResult,
+  type OrderBody,
+} from './helpers/sandbox-client';
 
 const APP = { appId: 'auth-app', appKey: 'auth-appkey-5f2c9a' };
 const SECRET = 'separate-signing-secret-77';
@@ -22,7 +30,13 @@ afterAll(async () => {
   await b64Sandbox.close();
 });
 
-async function expectUnauthorised(res: HttpResult, order: OrderBody, retcode: string, header: string, sandbox = hexSandbox) {
+async function expectUnauthorised(
+  res: HttpResult,
+  order: OrderBody,
+  retcode: string,
+  header: string,
+  sandbox = hexSandbox,
+) {
   expect(res.status, res.text).toBe(401);
   expect(sortedKeys(res.json)).toEqual(['message', 'retcode', 'success']);
   expect(res.json!.success).toBe(false);
@@ -37,14 +51,21 @@ describe('the three headers', () => {
     expect(res.status, res.text).toBe(200);
   });
 
-  it.each(['appkey', 'appid', 'bodysign'])('%s missing -> 401 1001 naming the header (V2, V1 and status)', async (header) => {
-    const order = validOrder();
-    await expectUnauthorised(await client.v2(order, { headers: { [header]: null } }), order, '1001', header);
-    await expectUnauthorised(await client.v1(order, { headers: { [header]: null } }), order, '1001', header);
-    const status = await client.post('/api/status', { merchant_transaction_id: 'x' }, { headers: { [header]: null } });
-    expect(status.status).toBe(401);
-    expect(status.json!.retcode).toBe('1001');
-  });
+  it.each(['appkey', 'appid', 'bodysign'])(
+    '%s missing -> 401 1001 naming the header (V2, V1 and status)',
+    async (header) => {
+      const order = validOrder();
+      await expectUnauthorised(await client.v2(order, { headers: { [header]: null } }), order, '1001', header);
+      await expectUnauthorised(await client.v1(order, { headers: { [header]: null } }), order, '1001', header);
+      const status = await client.post(
+        '/api/status',
+        { merchant_transaction_id: 'x' },
+        { headers: { [header]: null } },
+      );
+      expect(status.status).toBe(401);
+      expect(status.json!.retcode).toBe('1001');
+    },
+  );
 
   it.each(['appkey', 'appid', 'bodysign'])('%s empty -> 401 1001', async (header) => {
     const order = validOrder();
@@ -67,7 +88,12 @@ describe('bodysign', () => {
   it('a malformed signature -> 401 1004 naming bodysign', async () => {
     const order = validOrder();
     await expectUnauthorised(await client.v2(order, { headers: { bodysign: 'deadbeef' } }), order, '1004', 'bodysign');
-    await expectUnauthorised(await client.v2(order, { headers: { bodysign: '0'.repeat(64) } }), order, '1004', 'bodysign');
+    await expectUnauthorised(
+      await client.v2(order, { headers: { bodysign: '0'.repeat(64) } }),
+      order,
+      '1004',
+      'bodysign',
+    );
   });
 
   it('a valid signature of a DIFFERENT body -> 401 1004', async () => {

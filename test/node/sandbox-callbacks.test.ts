@@ -4,7 +4,19 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type * as NodeFetch from 'node-fetch';
 import { verifyBodySign } from '../../src-main/core/bodysign';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { GATEWAY_DATE, SandboxClient, fromJakarta, obj, signedPost, sleep, startReceiver, str, validOrder, waitUntil, type Receiver } from './helpers/sandbox-client';
+import {
+  GATEWAY_DATE,
+  SandboxClient,
+  fromJakarta,
+  obj,
+  signedPost,
+  sleep,
+  startReceiver,
+  str,
+  validOrder,
+  waitUntil,
+  type Receiver,
+} from './helpers/sandbox-client';
 
 // The sandbox calls back through node-fetch. This guard records every address it is asked to reach and
 // refuses anything but 127.0.0.1, so no test here can send a packet elsewhere even if the sandbox's own
@@ -15,7 +27,8 @@ vi.mock('node-fetch', async (importOriginal) => {
   const guarded = (url: Parameters<typeof real.default>[0], init?: Parameters<typeof real.default>[1]) => {
     const text = String(url);
     sandboxFetches.push(text);
-    if (new URL(text).hostname !== '127.0.0.1') return Promise.reject(new Error(`test guard: refused to contact ${text}`));
+    if (new URL(text).hostname !== '127.0.0.1')
+      return Promise.reject(new Error(`test guard: refused to contact ${text}`));
     return real.default(url, init);
   };
   return { ...real, default: guarded };
@@ -29,7 +42,11 @@ let client: SandboxClient;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP, callbacks: { baseDelayMs: 20, maxDelayMs: 80, maxAttempts: MAX_ATTEMPTS, timeoutMs: 2000 } });
+  sandbox = await startSandbox({
+    port: 0,
+    ...APP,
+    callbacks: { baseDelayMs: 20, maxDelayMs: 80, maxAttempts: MAX_ATTEMPTS, timeoutMs: 2000 },
+  });
   client = new SandboxClient(sandbox.url, APP);
 });
 afterAll(() => sandbox.close());
@@ -58,8 +75,21 @@ describe('callback on payment', () => {
     expect(cb.url).toBe('/loket/callback');
     expect(cb.headers['content-type']).toMatch(/^application\/json/);
     expect(cb.headers.appid).toBe(APP.appId);
-    expect(Object.keys(cb.json ?? {}).sort()).toEqual(['amount', 'merchant_transaction_id', 'paid_at', 'payment_method', 'status', 'transaction_id']);
-    expect(cb.json).toMatchObject({ merchant_transaction_id: mtid, transaction_id: transactionId, status: 'PAID', amount: 77_000, payment_method: 'va_permata' });
+    expect(Object.keys(cb.json ?? {}).sort()).toEqual([
+      'amount',
+      'merchant_transaction_id',
+      'paid_at',
+      'payment_method',
+      'status',
+      'transaction_id',
+    ]);
+    expect(cb.json).toMatchObject({
+      merchant_transaction_id: mtid,
+      transaction_id: transactionId,
+      status: 'PAID',
+      amount: 77_000,
+      payment_method: 'va_permata',
+    });
     expect(cb.json!.paid_at).toMatch(GATEWAY_DATE);
     expect(Math.abs(fromJakarta(str(cb.json!.paid_at)).getTime() - Date.now())).toBeLessThan(5000);
 
@@ -84,7 +114,9 @@ describe('callback on payment', () => {
     expect((await client.settle(mtid, action)).status).toBe(200);
     expect(await receiver.waitFor(1)).toBe(true);
     expect(receiver.received[0]!.json).toMatchObject({ merchant_transaction_id: mtid, status, paid_at: null });
-    expect(verifyBodySign(receiver.received[0]!.raw, APP.appKey, 'hex', str(receiver.received[0]!.headers.bodysign))).toBe(true);
+    expect(
+      verifyBodySign(receiver.received[0]!.raw, APP.appKey, 'hex', str(receiver.received[0]!.headers.bodysign)),
+    ).toBe(true);
   });
 
   it('paying through the hosted page calls back too', async () => {
@@ -92,7 +124,10 @@ describe('callback on payment', () => {
     const token = str(obj((await client.v1(order)).json!.data).token);
     await fetch(`${client.pageUrl(token)}/pay`, { method: 'POST', redirect: 'manual' }).then((r) => r.arrayBuffer());
     expect(await receiver.waitFor(1)).toBe(true);
-    expect(receiver.received[0]!.json).toMatchObject({ merchant_transaction_id: order.merchant_transaction_id, status: 'PAID' });
+    expect(receiver.received[0]!.json).toMatchObject({
+      merchant_transaction_id: order.merchant_transaction_id,
+      status: 'PAID',
+    });
   });
 
   it('an order without notification_url settles without any callback', async () => {
@@ -115,7 +150,8 @@ describe('retries', () => {
     const bodies = receiver.received.map((r) => r.raw.toString('utf8'));
     expect(new Set(bodies).size).toBe(1);
     expect(receiver.received.map((r) => r.headers['x-sandbox-attempt'])).toEqual(['1', '2', '3']);
-    for (const r of receiver.received) expect(verifyBodySign(r.raw, APP.appKey, 'hex', str(r.headers.bodysign))).toBe(true);
+    for (const r of receiver.received)
+      expect(verifyBodySign(r.raw, APP.appKey, 'hex', str(r.headers.bodysign))).toBe(true);
     // Backoff: the second wait is longer than the first (20 ms, then 40 ms).
     const [a, b, c] = receiver.received.map((r) => r.at) as [number, number, number];
     expect(b - a).toBeGreaterThanOrEqual(15);
@@ -179,10 +215,19 @@ describe('loopback only', () => {
 describe('callbacks under the separate-secret base64 profile', () => {
   it('are signed with the secret in base64', async () => {
     const secret = 'cb-secret-b64';
-    const other = await startSandbox({ port: 0, ...APP, signing: { key: 'secret', secret, encoding: 'base64' }, callbacks: { baseDelayMs: 20 } });
+    const other = await startSandbox({
+      port: 0,
+      ...APP,
+      signing: { key: 'secret', secret, encoding: 'base64' },
+      callbacks: { baseDelayMs: 20 },
+    });
     try {
       const order = validOrder({ notification_url: receiver.url });
-      const res = await signedPost(other.url, '/api/transaction', order, { ...APP, signKey: secret, encoding: 'base64' });
+      const res = await signedPost(other.url, '/api/transaction', order, {
+        ...APP,
+        signKey: secret,
+        encoding: 'base64',
+      });
       expect(res.status, res.text).toBe(200);
       other.settle(str(order.merchant_transaction_id), 'PAID');
       expect(await receiver.waitFor(1)).toBe(true);

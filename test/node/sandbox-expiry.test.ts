@@ -2,7 +2,16 @@
 // status inquiry, the hosted page and a callback, and can no longer be paid.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { SandboxClient, obj, sleep, startReceiver, str, validOrder, waitUntil, type Receiver } from './helpers/sandbox-client';
+import {
+  SandboxClient,
+  obj,
+  sleep,
+  startReceiver,
+  str,
+  validOrder,
+  waitUntil,
+  type Receiver,
+} from './helpers/sandbox-client';
 
 const APP = { appId: 'exp-app', appKey: 'exp-appkey-8086' };
 
@@ -11,7 +20,12 @@ let client: SandboxClient;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP, ttlSeconds: { qris: 1, ewallet_redirect: 1 }, callbacks: { baseDelayMs: 20, maxAttempts: 2 } });
+  sandbox = await startSandbox({
+    port: 0,
+    ...APP,
+    ttlSeconds: { qris: 1, ewallet_redirect: 1 },
+    callbacks: { baseDelayMs: 20, maxAttempts: 2 },
+  });
   client = new SandboxClient(sandbox.url, APP);
 });
 afterAll(() => sandbox.close());
@@ -38,7 +52,11 @@ describe('expiry after ttlSeconds', () => {
     expect(obj(res.json?.data)).toMatchObject({ status: 'EXPIRED', paid_at: null });
 
     expect(await receiver.waitFor(1, 1500)).toBe(true);
-    expect(receiver.received[0]!.json).toMatchObject({ merchant_transaction_id: mtid, status: 'EXPIRED', paid_at: null });
+    expect(receiver.received[0]!.json).toMatchObject({
+      merchant_transaction_id: mtid,
+      status: 'EXPIRED',
+      paid_at: null,
+    });
 
     const pay = await client.settle(mtid, 'pay');
     expect(pay.status, pay.text).toBe(409);
@@ -58,7 +76,11 @@ describe('expiry after ttlSeconds', () => {
 
     const list = await client.get('/sandbox/orders');
     expect(list.status, list.text).toBe(200);
-    expect((list.json?.data as { merchant_transaction_id: string; status: string }[]).find((o) => o.merchant_transaction_id === order.merchant_transaction_id)?.status).toBe('EXPIRED');
+    expect(
+      (list.json?.data as { merchant_transaction_id: string; status: string }[]).find(
+        (o) => o.merchant_transaction_id === order.merchant_transaction_id,
+      )?.status,
+    ).toBe('EXPIRED');
   });
 
   it('the expiry timer expires the order even when it wakes slightly before expiresAt by Date.now()', async () => {
@@ -66,7 +88,12 @@ describe('expiry after ttlSeconds', () => {
     // reaches its deadline (measured: 5–12 % of 1 s orders). Here Date.now() lags by 200 ms while the
     // timer is due, which makes that deterministic. The order must still expire and call back on its
     // own, without anyone polling it.
-    const own = await startSandbox({ port: 0, ...APP, ttlSeconds: { ewallet_redirect: 1 }, callbacks: { baseDelayMs: 20 } });
+    const own = await startSandbox({
+      port: 0,
+      ...APP,
+      ttlSeconds: { ewallet_redirect: 1 },
+      callbacks: { baseDelayMs: 20 },
+    });
     try {
       const ownClient = new SandboxClient(own.url, APP);
       const order = validOrder({ payment_method: 'ewallet_ovo', notification_url: receiver.url });

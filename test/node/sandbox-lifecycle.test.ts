@@ -131,7 +131,11 @@ describe('status inquiry POST /api/status', () => {
   });
 
   it('is signed like creation: a bad signature -> 401 1004', async () => {
-    const res = await client.post('/api/status', { merchant_transaction_id: 'x' }, { headers: { bodysign: 'ab'.repeat(32) } });
+    const res = await client.post(
+      '/api/status',
+      { merchant_transaction_id: 'x' },
+      { headers: { bodysign: 'ab'.repeat(32) } },
+    );
     expect(res.status).toBe(401);
     expect(res.json!.retcode).toBe('1004');
   });
@@ -172,7 +176,12 @@ describe('simulation transitions', () => {
     await client.v2(order);
     const res = await client.order(str(order.merchant_transaction_id));
     expect(res.status).toBe(200);
-    expect(obj(res.json!.data)).toMatchObject({ merchant_transaction_id: order.merchant_transaction_id, status: 'PENDING', api: 'v2', callbacks: [] });
+    expect(obj(res.json!.data)).toMatchObject({
+      merchant_transaction_id: order.merchant_transaction_id,
+      status: 'PENDING',
+      api: 'v2',
+      callbacks: [],
+    });
     expect((await client.order('NOPE')).status).toBe(404);
   });
 });

@@ -48,7 +48,16 @@ function expectedTopLevelKeys(m: CatalogueEntry): string[] {
     case 'qris':
       return ['back_url', 'message', 'qrString', 'qrisUrl', 'retcode', 'success'];
     case 'airtime_sms':
-      return ['keyword', 'message', 'phone_number', 'retcode', ...(m.hasShortCode ? ['short_code'] : []), 'sms_code', 'success', 'trx_type'];
+      return [
+        'keyword',
+        'message',
+        'phone_number',
+        'retcode',
+        ...(m.hasShortCode ? ['short_code'] : []),
+        'sms_code',
+        'success',
+        'trx_type',
+      ];
     case 'ewallet_redirect':
       return [...(m.returnsBackUrl === false ? [] : ['back_url']), 'message', 'redirect', 'retcode', 'success'];
     case 'ewallet_qr_redirect':
@@ -62,7 +71,16 @@ function expectedTopLevelKeys(m: CatalogueEntry): string[] {
 }
 
 function expectedDataKeys(m: CatalogueEntry): string[] {
-  return ['customer_name', 'expired_date', 'message', ...(m.requiresCustomerName ? [] : ['payment_url']), 'retcode', 'success', 'transaction_id', 'va'];
+  return [
+    'customer_name',
+    'expired_date',
+    'message',
+    ...(m.requiresCustomerName ? [] : ['payment_url']),
+    'retcode',
+    'success',
+    'transaction_id',
+    'va',
+  ];
 }
 
 async function expectHtmlPage(url: string): Promise<string> {
@@ -88,7 +106,15 @@ async function qrFromImage(url: string): Promise<string> {
 describe('V2 /api/transaction success shapes, one per enabled method', () => {
   it('the catalogue covers every kind of the seed table and the three flag variants', () => {
     const kinds = new Set(ENABLED_METHODS.map((m) => m.kind));
-    expect([...kinds].sort()).toEqual(['airtime', 'airtime_sms', 'ewallet_qr_redirect', 'ewallet_redirect', 'qris', 'va_bank', 'va_cstore']);
+    expect([...kinds].sort()).toEqual([
+      'airtime',
+      'airtime_sms',
+      'ewallet_qr_redirect',
+      'ewallet_redirect',
+      'qris',
+      'va_bank',
+      'va_cstore',
+    ]);
     expect(ENABLED_METHODS.filter((m) => m.kind === 'airtime_sms' && m.hasShortCode)).toHaveLength(2);
     expect(ENABLED_METHODS.filter((m) => m.kind === 'airtime_sms' && !m.hasShortCode)).toHaveLength(1);
     expect(ENABLED_METHODS.filter((m) => m.returnsBackUrl === false).map((m) => m.kind)).toEqual(['ewallet_redirect']);
@@ -99,7 +125,10 @@ describe('V2 /api/transaction success shapes, one per enabled method', () => {
     it(`answers exactly the ${m.kind} fields, with the right types and values`, async () => {
       const isVa = m.kind === 'va_bank' || m.kind === 'va_cstore';
       // Every VA request carries a name so its echo can be checked; the flagged bank needs one anyway.
-      const order = validOrder({ payment_method: m.id, ...(isVa ? { customer_name: m.requiresCustomerName ? TEST_CUSTOMER : 'Siti Aminah' } : {}) });
+      const order = validOrder({
+        payment_method: m.id,
+        ...(isVa ? { customer_name: m.requiresCustomerName ? TEST_CUSTOMER : 'Siti Aminah' } : {}),
+      });
       const sentAt = Date.now();
       const res = await client.v2(order);
       expect(res.status, res.text).toBe(200);
@@ -170,7 +199,9 @@ describe('V2 /api/transaction success shapes, one per enabled method', () => {
   });
 
   it('gives every order its own transaction_id, virtual account and SMS code under concurrent load', async () => {
-    const orders = Array.from({ length: 12 }, (_, i) => validOrder({ payment_method: i % 2 ? 'va_bni' : 'va_alfamart' }));
+    const orders = Array.from({ length: 12 }, (_, i) =>
+      validOrder({ payment_method: i % 2 ? 'va_bni' : 'va_alfamart' }),
+    );
     const answers = await Promise.all(orders.map((o) => client.v2(o)));
     expect(answers.map((a) => a.status)).toEqual(orders.map(() => 200));
     const data = answers.map((a) => obj(a.json?.data));
@@ -267,18 +298,21 @@ describe('V1 /api/create and the hosted payment page', () => {
 });
 
 describe('QRIS strings', () => {
-  it.each([1, 25_000, 10_000_000])('amount %i: parses back with a valid CRC, tag 54 = the amount, 53 = 360, 58 = ID', async (amount) => {
-    const res = await client.v2(validOrder({ amount }));
-    expect(res.status, res.text).toBe(200);
-    const qr = str(res.json!.qrString);
-    const emv = parseEmv(qr);
-    expect(emv.crcValid).toBe(true);
-    expect(emv.tags['54']).toBe(String(amount));
-    expect(emv.tags['53']).toBe('360');
-    expect(emv.tags['58']).toBe('ID');
-    expect(emv.tags['01']).toBe('12'); // dynamic: the amount is fixed
-    expect(emv.templates['51']?.['00']).toBe('ID.CO.QRIS.WWW');
-  });
+  it.each([1, 25_000, 10_000_000])(
+    'amount %i: parses back with a valid CRC, tag 54 = the amount, 53 = 360, 58 = ID',
+    async (amount) => {
+      const res = await client.v2(validOrder({ amount }));
+      expect(res.status, res.text).toBe(200);
+      const qr = str(res.json!.qrString);
+      const emv = parseEmv(qr);
+      expect(emv.crcValid).toBe(true);
+      expect(emv.tags['54']).toBe(String(amount));
+      expect(emv.tags['53']).toBe('360');
+      expect(emv.tags['58']).toBe('ID');
+      expect(emv.tags['01']).toBe('12'); // dynamic: the amount is fixed
+      expect(emv.templates['51']?.['00']).toBe('ID.CO.QRIS.WWW');
+    },
+  );
 
   it('differs between two orders of the same amount (each carries its own bill number)', async () => {
     const a = str((await client.v2(validOrder({ amount: 5000 }))).json!.qrString);

@@ -36,7 +36,10 @@ function expectJsonError(res: HttpResult, status: number, retcode: string) {
 }
 
 /** Writes raw bytes on a fresh TCP connection; resolves with what came back once the server closes it. */
-function rawExchange(bytes: string | Buffer, opts: { endAfterWrite?: boolean; timeoutMs?: number } = {}): Promise<{ reply: string; closed: boolean }> {
+function rawExchange(
+  bytes: string | Buffer,
+  opts: { endAfterWrite?: boolean; timeoutMs?: number } = {},
+): Promise<{ reply: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

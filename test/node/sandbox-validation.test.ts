@@ -27,7 +27,12 @@ const RULE = {
 } as const;
 
 /** Sends the order and expects one refusal naming `field`, and no order stored for it. */
-async function expectRefused(order: OrderBody, field: string, rule: keyof typeof RULE, path = '/api/transaction'): Promise<string> {
+async function expectRefused(
+  order: OrderBody,
+  field: string,
+  rule: keyof typeof RULE,
+  path = '/api/transaction',
+): Promise<string> {
   const res = await client.post(path, order);
   expect(res.status, res.text).toBe(RULE[rule].status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -69,13 +74,20 @@ describe('mandatory fields', () => {
     await expectRefused(validOrder({ [field]: null }), field, 'required');
   });
 
-  it.each(['user_id', 'merchant_transaction_id', 'payment_method', 'item_name'])('%s empty or blank -> 400 2100 naming it', async (field) => {
-    await expectRefused(validOrder({ [field]: '' }), field, 'required');
-    await expectRefused(validOrder({ [field]: '   ' }), field, 'required');
-  });
+  it.each(['user_id', 'merchant_transaction_id', 'payment_method', 'item_name'])(
+    '%s empty or blank -> 400 2100 naming it',
+    async (field) => {
+      await expectRefused(validOrder({ [field]: '' }), field, 'required');
+      await expectRefused(validOrder({ [field]: '   ' }), field, 'required');
+    },
+  );
 
   it('lists every problem when several fields are wrong', async () => {
-    const message = await expectRefused(validOrder({ user_id: undefined, item_name: undefined }), 'user_id', 'required');
+    const message = await expectRefused(
+      validOrder({ user_id: undefined, item_name: undefined }),
+      'user_id',
+      'required',
+    );
     expect(message).toMatch(/item_name/);
   });
 
@@ -96,7 +108,11 @@ describe('maximum lengths (counted in characters)', () => {
   });
 
   it('merchant_transaction_id: 37 refused with 2102, 36 accepted', async () => {
-    await expectRefused(validOrder({ merchant_transaction_id: mtidOfLength(37) }), 'merchant_transaction_id', 'max_length');
+    await expectRefused(
+      validOrder({ merchant_transaction_id: mtidOfLength(37) }),
+      'merchant_transaction_id',
+      'max_length',
+    );
     const mtid = mtidOfLength(36);
     expect(mtid).toHaveLength(36);
     await expectAccepted(validOrder({ merchant_transaction_id: mtid }));
@@ -166,10 +182,12 @@ describe('defaults', () => {
 
 describe('payment_method and its conditions', () => {
   it('an unsupported payment_method -> 422 2201 naming it', async () => {
-    expect(await expectRefused(validOrder({ payment_method: 'crypto_doge' }), 'payment_method', 'unsupported_method')).toContain('crypto_doge');
+    expect(
+      await expectRefused(validOrder({ payment_method: 'crypto_doge' }), 'payment_method', 'unsupported_method'),
+    ).toContain('crypto_doge');
   });
 
-  it('a method disabled in the catalogue (va_cimb) is still accepted: enabled is the store\'s choice, not the gateway\'s', async () => {
+  it("a method disabled in the catalogue (va_cimb) is still accepted: enabled is the store's choice, not the gateway's", async () => {
     // docs/sandbox.md: the sandbox, standing in for the aggregator, accepts every method it knows;
     // Loket's own client refuses disabled methods (test/node/gateway-client.test.ts).
     expect(CATALOGUE.find((m) => m.id === 'va_cimb')?.enabled).toBe(false);
@@ -179,20 +197,34 @@ describe('payment_method and its conditions', () => {
   it('customer_name is required for the flagged bank (422 2202) and accepted with it', async () => {
     const flagged = CATALOGUE.filter((m) => m.requiresCustomerName);
     expect(flagged.map((m) => m.id)).toEqual(['va_bca']);
-    await expectRefused(validOrder({ payment_method: 'va_bca', customer_name: undefined }), 'customer_name', 'customer_name_required');
-    await expectRefused(validOrder({ payment_method: 'va_bca', customer_name: '  ' }), 'customer_name', 'customer_name_required');
-    expect((await expectAccepted(validOrder({ payment_method: 'va_bca', customer_name: 'Dewi Lestari' }))).request.customer_name).toBe('Dewi Lestari');
+    await expectRefused(
+      validOrder({ payment_method: 'va_bca', customer_name: undefined }),
+      'customer_name',
+      'customer_name_required',
+    );
+    await expectRefused(
+      validOrder({ payment_method: 'va_bca', customer_name: '  ' }),
+      'customer_name',
+      'customer_name_required',
+    );
+    expect(
+      (await expectAccepted(validOrder({ payment_method: 'va_bca', customer_name: 'Dewi Lestari' }))).request
+        .customer_name,
+    ).toBe('Dewi Lestari');
   });
 
   it('customer_name is not required for the other banks', async () => {
     await expectAccepted(validOrder({ payment_method: 'va_mandiri', customer_name: undefined }));
   });
 
-  it.each(CATALOGUE.filter((m) => m.requiresPhone && m.enabled).map((m) => m.id))('user_mdn is required for %s (400 2100) and must look like a mobile number', async (id) => {
-    await expectRefused(validOrder({ payment_method: id, user_mdn: undefined }), 'user_mdn', 'required');
-    await expectRefused(validOrder({ payment_method: id, user_mdn: 'call me' }), 'user_mdn', 'format');
-    await expectAccepted(validOrder({ payment_method: id, user_mdn: '+6281234567890' }));
-  });
+  it.each(CATALOGUE.filter((m) => m.requiresPhone && m.enabled).map((m) => m.id))(
+    'user_mdn is required for %s (400 2100) and must look like a mobile number',
+    async (id) => {
+      await expectRefused(validOrder({ payment_method: id, user_mdn: undefined }), 'user_mdn', 'required');
+      await expectRefused(validOrder({ payment_method: id, user_mdn: 'call me' }), 'user_mdn', 'format');
+      await expectAccepted(validOrder({ payment_method: id, user_mdn: '+6281234567890' }));
+    },
+  );
 });
 
 describe('amount', () => {

@@ -54,7 +54,11 @@ function raw(path: string, host: string, method = 'GET'): Promise<{ status: numb
 }
 
 /** Reads server-sent events until `until` says enough, or the time runs out. */
-async function readEvents(path: string, until: (events: LiveEvent[]) => boolean, during: () => Promise<void> = async () => undefined): Promise<LiveEvent[]> {
+async function readEvents(
+  path: string,
+  until: (events: LiveEvent[]) => boolean,
+  during: () => Promise<void> = async () => undefined,
+): Promise<LiveEvent[]> {
   const controller = new AbortController();
   const res = await fetch(`${web.url}${path}`, { signal: controller.signal });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -113,7 +117,10 @@ describe('browser mode host: access', () => {
     expect((await fetch(`${web.url}/api/events`)).status).toBe(401);
     const ok = await call('appInfo', []);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ ok: true, result: { name: 'Loket', mode: 'sandbox', version: '0.0.0-test' } });
+    expect(await ok.json()).toMatchObject({
+      ok: true,
+      result: { name: 'Loket', mode: 'sandbox', version: '0.0.0-test' },
+    });
   });
 
   it('rejects unknown methods, bad arguments, wrong verbs, content types and oversized bodies with clear messages', async () => {
@@ -128,9 +135,21 @@ describe('browser mode host: access', () => {
     const blank = await call('cancelOrder', ['X', '      ']);
     expect(blank.status).toBe(400);
     expect((await blank.json()).error.message).toContain('reason: say why');
-    expect((await fetch(`${web.url}/api/call/appInfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405);
-    expect((await call('appInfo', [], token, { headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' } })).status).toBe(415);
-    const big = await fetch(`${web.url}/api/call/appInfo`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: 'x'.repeat(100_000) });
+    expect((await fetch(`${web.url}/api/call/appInfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      405,
+    );
+    expect(
+      (
+        await call('appInfo', [], token, {
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    const big = await fetch(`${web.url}/api/call/appInfo`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: 'x'.repeat(100_000),
+    });
     expect(big.status).toBe(413);
     expect((await call('getOrder', ['NOPE'])).status).toBe(200);
     expect((await (await call('cancelOrder', ['NOPE', 'gone away'])).json()).error.code).toBe('not_found');
@@ -144,14 +163,21 @@ describe('browser mode host: orders and the live channels', () => {
       `/api/events?token=${token}`,
       (events) => events.some((e) => e.type === 'order' && e.order.state === 'paid'),
       async () => {
-        const created = await (await call('createOrder', [{ methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' }])).json();
-        expect(created.result).toMatchObject({ ok: true, order: { state: 'awaiting_payment', instruction: { type: 'qr' } } });
+        const created = await (
+          await call('createOrder', [{ methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' }])
+        ).json();
+        expect(created.result).toMatchObject({
+          ok: true,
+          order: { state: 'awaiting_payment', instruction: { type: 'qr' } },
+        });
         orderId = created.result.order.id;
         const paid = await (await call('simulatePayment', [orderId])).json();
         expect(paid.result.state).toBe('paid');
       },
     );
-    const states = cashierEvents.filter((e) => e.type === 'order' && e.order.id === orderId).map((e) => (e.type === 'order' ? e.order.state : ''));
+    const states = cashierEvents
+      .filter((e) => e.type === 'order' && e.order.id === orderId)
+      .map((e) => (e.type === 'order' ? e.order.state : ''));
     expect(states).toContain('awaiting_payment');
     expect(states.at(-1)).toBe('paid');
 
@@ -167,7 +193,9 @@ describe('browser mode host: orders and the live channels', () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
       expect((await fetch(`${web.url}/display/state?key=${key}`, { method })).status).toBe(405);
     }
-    expect((await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'x' }], key)).status).toBe(401);
+    expect((await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'x' }], key)).status).toBe(
+      401,
+    );
     await call('showOnDisplay', [null]);
     const events = await readEvents(
       `/display/events?key=${key}`,
@@ -180,27 +208,43 @@ describe('browser mode host: orders and the live channels', () => {
     );
     // First the current (idle) state, then the new order as the customer sees it.
     expect(events[0]).toMatchObject({ type: 'display', state: { order: null } });
-    expect(events.at(-1)).toMatchObject({ type: 'display', state: { order: { amount: 150000, instruction: { type: 'virtual_account' } } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'display',
+      state: { order: { amount: 150000, instruction: { type: 'virtual_account' } } },
+    });
     expect(events.every((e) => e.type === 'display')).toBe(true);
   });
 
   it('a rejection reaches the cashier as a plain failure without the raw body', async () => {
     const sandbox = appHost.loket.sandbox!;
     sandbox.faults.set({ latency_ms: 0, http_status: 503, drop_after_store: false, malformed_json: false, count: 1 });
-    const result = (await (await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'Permen' }])).json()).result;
-    expect(result).toMatchObject({ ok: false, failure: { class: 'rejected', retcode: '5003', httpStatus: 503 }, order: { state: 'rejected' } });
+    const result = (
+      await (await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'Permen' }])).json()
+    ).result;
+    expect(result).toMatchObject({
+      ok: false,
+      failure: { class: 'rejected', retcode: '5003', httpStatus: 503 },
+      order: { state: 'rejected' },
+    });
     expect(result.failure.raw).toBeUndefined();
   });
 
   it('an invalid field comes back as issues naming the field', async () => {
-    const result = (await (await call('createOrder', [{ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }])).json()).result;
-    expect(result).toMatchObject({ ok: false, failure: { class: 'invalid_input', issues: [{ field: 'customer_name', rule: 'customer_name_required' }] } });
+    const result = (
+      await (await call('createOrder', [{ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }])).json()
+    ).result;
+    expect(result).toMatchObject({
+      ok: false,
+      failure: { class: 'invalid_input', issues: [{ field: 'customer_name', rule: 'customer_name_required' }] },
+    });
   });
 });
 
 describe('npm run cli -- serve options', () => {
   it('refuses a non-loopback host without --lan, and bad values, naming the option', async () => {
-    await expect(runServeCommand(['--host', '0.0.0.0'])).rejects.toThrow(/--host: 0\.0\.0\.0 would open the till to the network; add --lan/);
+    await expect(runServeCommand(['--host', '0.0.0.0'])).rejects.toThrow(
+      /--host: 0\.0\.0\.0 would open the till to the network; add --lan/,
+    );
     await expect(runServeCommand(['--lang', 'fr'])).rejects.toThrow(/--lang: must be id or en/);
     await expect(runServeCommand(['--printer', 'nope'])).rejects.toThrow(/--printer: must be HOST:PORT/);
   });

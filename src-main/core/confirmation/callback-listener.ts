@@ -63,12 +63,17 @@ const optionalString = (max: number) =>
  * counts as absent, as the sandbox itself treats request fields.
  */
 export const callbackPayloadSchema = z.object({
-  merchant_transaction_id: requiredString('a string').min(1, 'must not be empty').max(36, 'must be at most 36 characters'),
+  merchant_transaction_id: requiredString('a string')
+    .min(1, 'must not be empty')
+    .max(36, 'must be at most 36 characters'),
   status: z.enum(['PAID', 'EXPIRED', 'FAILED'], {
-    error: (iss) => (iss.input === undefined || iss.input === null ? 'is required' : 'must be one of PAID, EXPIRED, FAILED'),
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? 'is required' : 'must be one of PAID, EXPIRED, FAILED',
   }),
   amount: z
-    .number({ error: (iss) => (iss.input === undefined || iss.input === null ? 'is required' : 'must be a JSON whole number') })
+    .number({
+      error: (iss) => (iss.input === undefined || iss.input === null ? 'is required' : 'must be a JSON whole number'),
+    })
     .int('must be a whole number')
     .positive('must be positive'),
   transaction_id: optionalString(100),
@@ -78,7 +83,11 @@ export const callbackPayloadSchema = z.object({
 
 export type CallbackPayload = z.infer<typeof callbackPayloadSchema>;
 
-type Answer = { status: number; body: { success: boolean; retcode: Retcode | string; message: string }; headers?: Record<string, string> };
+type Answer = {
+  status: number;
+  body: { success: boolean; retcode: Retcode | string; message: string };
+  headers?: Record<string, string>;
+};
 
 const ok = (message: string): Answer => ({ status: 200, body: { success: true, retcode: RETCODE.OK, message } });
 const fail = (status: number, retcode: Retcode, message: string, headers?: Record<string, string>): Answer => ({
@@ -88,10 +97,13 @@ const fail = (status: number, retcode: Retcode, message: string, headers?: Recor
 });
 
 /** The request handler alone, for a host that mounts it on a server of its own. */
-export function createCallbackHandler(options: Omit<CallbackListenerOptions, 'host' | 'port'>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createCallbackHandler(
+  options: Omit<CallbackListenerOptions, 'host' | 'port'>,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   if (!options.key) throw new Error('callback listener: key is required (the appkey or the signing secret)');
   if (!options.appId) throw new Error('callback listener: appId is required');
-  if (!options.path.startsWith('/')) throw new Error(`callback listener: path must start with "/" (got ${JSON.stringify(options.path)})`);
+  if (!options.path.startsWith('/'))
+    throw new Error(`callback listener: path must start with "/" (got ${JSON.stringify(options.path)})`);
   const limit = options.bodyLimitBytes ?? DEFAULT_CALLBACK_BODY_LIMIT;
   const report = options.report ?? (() => undefined);
 
@@ -102,7 +114,10 @@ export function createCallbackHandler(options: Omit<CallbackListenerOptions, 'ho
     } catch (err) {
       // The detail goes to the report only: an answer must never carry internals.
       report(`callback listener: internal error: ${(err as Error)?.message ?? String(err)}`);
-      send(res, fail(500, RETCODE.INTERNAL_ERROR, 'internal error in Loket; the callback was not applied, retry later'));
+      send(
+        res,
+        fail(500, RETCODE.INTERNAL_ERROR, 'internal error in Loket; the callback was not applied, retry later'),
+      );
     }
   };
 }
@@ -137,19 +152,27 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
   };
 }
 
-async function handle(req: IncomingMessage, options: Omit<CallbackListenerOptions, 'host' | 'port'>, limit: number, report: (line: string) => void): Promise<Answer> {
+async function handle(
+  req: IncomingMessage,
+  options: Omit<CallbackListenerOptions, 'host' | 'port'>,
+  limit: number,
+  report: (line: string) => void,
+): Promise<Answer> {
   if (pathOf(req.url) !== options.path) {
     req.resume();
     return fail(404, RETCODE.NOT_FOUND, 'no such endpoint');
   }
   if (req.method !== 'POST') {
     req.resume();
-    return fail(405, RETCODE.METHOD_NOT_ALLOWED, `method ${req.method ?? ''} is not allowed here; use POST`, { allow: 'POST' });
+    return fail(405, RETCODE.METHOD_NOT_ALLOWED, `method ${req.method ?? ''} is not allowed here; use POST`, {
+      allow: 'POST',
+    });
   }
 
   const read = await readBody(req, limit, DRAIN_LIMIT_BYTES);
   if (read.kind === 'aborted') return fail(400, RETCODE.MALFORMED_JSON, 'the request body was cut off');
-  if (read.kind === 'too_large') return fail(413, RETCODE.BODY_TOO_LARGE, `body: at most ${limit} bytes`, { connection: 'close' });
+  if (read.kind === 'too_large')
+    return fail(413, RETCODE.BODY_TOO_LARGE, `body: at most ${limit} bytes`, { connection: 'close' });
   const raw = read.bytes;
 
   // Authenticity first, over the bytes exactly as they came: nothing from an unsigned body is parsed,
@@ -170,7 +193,8 @@ async function handle(req: IncomingMessage, options: Omit<CallbackListenerOption
   } catch {
     return fail(400, RETCODE.MALFORMED_JSON, 'body: is not valid JSON');
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail(400, RETCODE.FIELD_TYPE, 'body: must be a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return fail(400, RETCODE.FIELD_TYPE, 'body: must be a JSON object');
   const parsed = callbackPayloadSchema.safeParse(json);
   if (!parsed.success) {
     // As the sandbox does: every problem, each naming its field; the retcode is the first one's.
@@ -200,11 +224,21 @@ async function handle(req: IncomingMessage, options: Omit<CallbackListenerOption
   }
   if (payload.amount !== order.amount) return amountMismatch(options.log, order, payload, bodySha256, report);
 
-  const meta = { source: 'callback' as const, reason: `gateway callback: ${payload.status}${payload.transaction_id ? ` (transaction ${payload.transaction_id})` : ''}` };
+  const meta = {
+    source: 'callback' as const,
+    reason: `gateway callback: ${payload.status}${payload.transaction_id ? ` (transaction ${payload.transaction_id})` : ''}`,
+  };
   // The receipt and the change it causes commit together: a failure in between must not leave a
   // receipt that makes the gateway's retry look like a replay.
   const result = options.log.atomically(() => {
-    if (!options.log.recordCallbackReceipt({ bodySha256, orderId: id, status: payload.status, outcome: `received ${payload.status} while ${order.state}` })) {
+    if (
+      !options.log.recordCallbackReceipt({
+        bodySha256,
+        orderId: id,
+        status: payload.status,
+        outcome: `received ${payload.status} while ${order.state}`,
+      })
+    ) {
       return undefined;
     }
     return options.orders.applyGatewayStatus(id, payload.status, meta, { callback: payload, bodySha256 });
@@ -238,8 +272,16 @@ const STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as c
  * so each retry gets the same 409 (the gateway keeps showing it undelivered); the note is written once
  * per distinct body so the retries do not flood the order's history.
  */
-function amountMismatch(log: OrderLog, order: Order, payload: CallbackPayload, bodySha256: string, report: (line: string) => void): Answer {
-  const seen = log.events(order.id).some((e) => e.type === 'note' && (e.payload as { bodySha256?: unknown } | undefined)?.bodySha256 === bodySha256);
+function amountMismatch(
+  log: OrderLog,
+  order: Order,
+  payload: CallbackPayload,
+  bodySha256: string,
+  report: (line: string) => void,
+): Answer {
+  const seen = log
+    .events(order.id)
+    .some((e) => e.type === 'note' && (e.payload as { bodySha256?: unknown } | undefined)?.bodySha256 === bodySha256);
   if (!seen) {
     log.note(order.id, {
       source: 'callback',
@@ -248,7 +290,11 @@ function amountMismatch(log: OrderLog, order: Order, payload: CallbackPayload, b
     });
     report(`callback for order ${order.id}: amount ${payload.amount} does not match ${order.amount}; not applied`);
   }
-  return fail(409, RETCODE.ILLEGAL_TRANSITION, `amount: ${payload.amount} does not match the order's amount; the callback was not applied`);
+  return fail(
+    409,
+    RETCODE.ILLEGAL_TRANSITION,
+    `amount: ${payload.amount} does not match the order's amount; the callback was not applied`,
+  );
 }
 
 function pathOf(url: string | undefined): string | undefined {
@@ -270,4 +316,3 @@ function send(res: ServerResponse, answer: Answer): void {
   });
   res.end(text);
 }
-

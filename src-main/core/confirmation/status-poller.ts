@@ -45,7 +45,12 @@ export interface PollResult {
  * Equal jitter: half the exponential step is kept, half is random. Terminals that started polling
  * together (e.g. after a restart) drift apart, and no pause falls below half its step or above the cap.
  */
-export function pollDelay(round: number, initialDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+export function pollDelay(
+  round: number,
+  initialDelayMs: number,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): number {
   const step = Math.min(maxDelayMs, initialDelayMs * 2 ** round);
   return Math.round(step / 2 + (step / 2) * random());
 }
@@ -100,7 +105,10 @@ export async function pollUntilSettled(orderId: string, options: PollOptions): P
       // Once per poll: a gateway that is down for minutes would otherwise bury the order's history
       // under identical notes, and the first one already tells the manager what happened.
       failureNoted = true;
-      log.note(orderId, { source: 'poll', reason: `status inquiry failed (${answer.failure.class}): ${answer.failure.message}; polling goes on` });
+      log.note(orderId, {
+        source: 'poll',
+        reason: `status inquiry failed (${answer.failure.class}): ${answer.failure.message}; polling goes on`,
+      });
     }
   }
 }

@@ -30,7 +30,14 @@ export type GatewayFailure =
   | { class: 'malformed'; message: string; httpStatus: number; raw: string };
 
 export type CreateResult =
-  | { ok: true; instruction: PaymentInstruction; transactionId?: string; expiredDate?: string; httpStatus: number; raw: string }
+  | {
+      ok: true;
+      instruction: PaymentInstruction;
+      transactionId?: string;
+      expiredDate?: string;
+      httpStatus: number;
+      raw: string;
+    }
   | { ok: false; failure: GatewayFailure };
 
 export type InquiryStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
@@ -39,10 +46,21 @@ export type InquiryResult =
   | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; token?: string; raw: string }
   | { ok: false; failure: GatewayFailure };
 
-type HttpResult = { kind: 'answer'; status: number; text: string } | { kind: 'not_sent'; message: string } | { kind: 'no_answer'; message: string };
+type HttpResult =
+  | { kind: 'answer'; status: number; text: string }
+  | { kind: 'not_sent'; message: string }
+  | { kind: 'no_answer'; message: string };
 
 /** Connection errors that happen before a byte of the request can reach the gateway. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'ERR_INVALID_URL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'ERR_INVALID_URL',
+]);
 
 export class GatewayClient {
   constructor(
@@ -52,10 +70,20 @@ export class GatewayClient {
   ) {}
 
   /** Validates with the sandbox's own rules and serialises once: these bytes are signed and sent as they are. */
-  prepare(input: unknown): { ok: true; request: OrderRequest; method: PaymentMethod; bytes: string } | { ok: false; failure: GatewayFailure } {
+  prepare(
+    input: unknown,
+  ):
+    { ok: true; request: OrderRequest; method: PaymentMethod; bytes: string } | { ok: false; failure: GatewayFailure } {
     const result = validateOrderRequest(input, this.methods);
     if (!result.ok) {
-      return { ok: false, failure: { class: 'invalid_input', message: result.issues.map((i) => i.message).join('; '), issues: result.issues } };
+      return {
+        ok: false,
+        failure: {
+          class: 'invalid_input',
+          message: result.issues.map((i) => i.message).join('; '),
+          issues: result.issues,
+        },
+      };
     }
     return { ok: true, request: result.value, method: result.method, bytes: JSON.stringify(result.value) };
   }
@@ -70,10 +98,19 @@ export class GatewayClient {
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
     const json = parseJson(http.text);
     if (json === undefined) return malformedOrRejected(http, 'the answer is not valid JSON');
-    const parsed: ParsedAnswer = api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
+    const parsed: ParsedAnswer =
+      api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
     if (parsed.ok) {
       if (http.status < 200 || http.status >= 300) {
-        return { ok: false, failure: { class: 'malformed', message: `a success body came with HTTP ${http.status}`, httpStatus: http.status, raw: http.text } };
+        return {
+          ok: false,
+          failure: {
+            class: 'malformed',
+            message: `a success body came with HTTP ${http.status}`,
+            httpStatus: http.status,
+            raw: http.text,
+          },
+        };
       }
       const { ok: _ok, ...payment } = parsed;
       return { ok: true, ...payment, httpStatus: http.status, raw: http.text };
@@ -95,12 +132,18 @@ export class GatewayClient {
   }
 
   async inquire(merchantTransactionId: string): Promise<InquiryResult> {
-    if (!this.config.inquiryPath) return { ok: false, failure: { class: 'not_sent', message: 'no status inquiry is configured for this gateway' } };
-    const http = await this.post(this.config.inquiryPath, JSON.stringify({ merchant_transaction_id: merchantTransactionId }));
+    if (!this.config.inquiryPath)
+      return { ok: false, failure: { class: 'not_sent', message: 'no status inquiry is configured for this gateway' } };
+    const http = await this.post(
+      this.config.inquiryPath,
+      JSON.stringify({ merchant_transaction_id: merchantTransactionId }),
+    );
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
-    const json = parseJson(http.text) as { success?: unknown; retcode?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
-    if (json === undefined || typeof json !== 'object' || json === null) return malformedOrRejected(http, 'the inquiry answer is not valid JSON');
+    const json = parseJson(http.text) as
+      { success?: unknown; retcode?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
+    if (json === undefined || typeof json !== 'object' || json === null)
+      return malformedOrRejected(http, 'the inquiry answer is not valid JSON');
     if (json.success !== true || json.retcode !== RETCODE.OK) {
       return {
         ok: false,
@@ -116,7 +159,15 @@ export class GatewayClient {
     }
     const status = json.data?.status;
     if (status !== 'PENDING' && status !== 'PAID' && status !== 'EXPIRED' && status !== 'FAILED') {
-      return { ok: false, failure: { class: 'malformed', message: `unknown status ${JSON.stringify(status)}`, httpStatus: http.status, raw: http.text } };
+      return {
+        ok: false,
+        failure: {
+          class: 'malformed',
+          message: `unknown status ${JSON.stringify(status)}`,
+          httpStatus: http.status,
+          raw: http.text,
+        },
+      };
     }
     const tx = json.data?.transaction_id;
     const paidAt = json.data?.paid_at;
@@ -138,7 +189,11 @@ export class GatewayClient {
     let key = appKey;
     if (this.config.signing.key === 'secret') {
       const secret = await this.secrets.get('signing-secret');
-      if (!secret) return { kind: 'not_sent', message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}` };
+      if (!secret)
+        return {
+          kind: 'not_sent',
+          message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}`,
+        };
       key = secret;
     }
     const controller = new AbortController();
@@ -163,9 +218,14 @@ export class GatewayClient {
     } catch (err) {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
       const code = e.code ?? e.errno ?? e.cause?.code;
-      if (controller.signal.aborted) return { kind: 'no_answer', message: `no answer from the gateway within ${this.config.timeoutMs / 1000} s` };
-      if (code && NOT_SENT_CODES.has(code)) return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${code})` };
-      return { kind: 'no_answer', message: `the connection to the gateway broke before an answer came (${code ?? e.name ?? 'error'})` };
+      if (controller.signal.aborted)
+        return { kind: 'no_answer', message: `no answer from the gateway within ${this.config.timeoutMs / 1000} s` };
+      if (code && NOT_SENT_CODES.has(code))
+        return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${code})` };
+      return {
+        kind: 'no_answer',
+        message: `the connection to the gateway broke before an answer came (${code ?? e.name ?? 'error'})`,
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -181,11 +241,26 @@ function parseJson(text: string): unknown {
 }
 
 /** A non-JSON 5xx is the gateway failing, which the order log records as a rejection with its status. */
-function malformedOrRejected(http: { status: number; text: string }, why: string): { ok: false; failure: GatewayFailure } {
+function malformedOrRejected(
+  http: { status: number; text: string },
+  why: string,
+): { ok: false; failure: GatewayFailure } {
   if (http.status >= 500) {
-    return { ok: false, failure: { class: 'rejected', message: `the gateway answered HTTP ${http.status}`, httpStatus: http.status, duplicate: false, raw: http.text.slice(0, 2000) } };
+    return {
+      ok: false,
+      failure: {
+        class: 'rejected',
+        message: `the gateway answered HTTP ${http.status}`,
+        httpStatus: http.status,
+        duplicate: false,
+        raw: http.text.slice(0, 2000),
+      },
+    };
   }
-  return { ok: false, failure: { class: 'malformed', message: why, httpStatus: http.status, raw: http.text.slice(0, 2000) } };
+  return {
+    ok: false,
+    failure: { class: 'malformed', message: why, httpStatus: http.status, raw: http.text.slice(0, 2000) },
+  };
 }
 
 /** A failure as people and scripts see it (cashier screen, CLI --json): the raw gateway body stays in the order log. */

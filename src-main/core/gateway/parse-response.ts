@@ -54,7 +54,8 @@ export function parseV2Answer(json: unknown): ParsedAnswer {
     const data = json.data;
     if (json.success !== true || !succeeded(data)) return rejection({ ...json, ...data });
     const va = str(data, 'va');
-    if (va === undefined) return { ok: false, rejected: false, malformed: 'data.va is missing from a successful virtual-account answer' };
+    if (va === undefined)
+      return { ok: false, rejected: false, malformed: 'data.va is missing from a successful virtual-account answer' };
     const known = ['va', 'payment_url', 'customer_name', 'expired_date', 'transaction_id'];
     const instruction = withOptional({ type: 'virtual_account', va } as PaymentInstruction, data, known.slice(1));
     const extra = extras(data, known);
@@ -82,7 +83,11 @@ export function parseV2Answer(json: unknown): ParsedAnswer {
       return { ok: false, rejected: false, malformed: 'an SMS-reply answer needs both keyword and sms_code' };
     }
     known = ['keyword', 'sms_code', 'short_code', 'phone_number', 'trx_type'];
-    instruction = withOptional({ type: 'sms_reply', keyword, sms_code: smsCode } as PaymentInstruction, json, known.slice(2));
+    instruction = withOptional(
+      { type: 'sms_reply', keyword, sms_code: smsCode } as PaymentInstruction,
+      json,
+      known.slice(2),
+    );
   } else if (str(json, 'qrisUrl') !== undefined) {
     return { ok: false, rejected: false, malformed: 'qrisUrl without qrString or redirect: no way to pay is given' };
   } else {

@@ -9,7 +9,11 @@ export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too_large'; rece
  * Reads a request body up to `limit` bytes. An oversized body is drained (not buffered) so the
  * client still receives the 413 answer instead of a reset mid-upload.
  */
-export function readBody(req: IncomingMessage, limit: number, drainLimit: number = DEFAULT_DRAIN_LIMIT_BYTES): Promise<BodyRead> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  drainLimit: number = DEFAULT_DRAIN_LIMIT_BYTES,
+): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -34,9 +38,10 @@ export function readBody(req: IncomingMessage, limit: number, drainLimit: number
         req.destroy();
       }
     });
-    req.on('end', () => settle(received > limit ? { kind: 'too_large', received } : { kind: 'ok', bytes: Buffer.concat(chunks) }));
+    req.on('end', () =>
+      settle(received > limit ? { kind: 'too_large', received } : { kind: 'ok', bytes: Buffer.concat(chunks) }),
+    );
     req.on('error', () => settle({ kind: 'aborted' }));
     req.on('close', () => settle({ kind: 'aborted' }));
   });
 }
-

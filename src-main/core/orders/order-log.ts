@@ -130,7 +130,9 @@ export class OrderLog {
     return this.write(() => {
       const state = this.mustGetState(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new Error(`order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`);
+        throw new Error(
+          `order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`,
+        );
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });
@@ -153,7 +155,9 @@ export class OrderLog {
   }
 
   events(id: string): OrderEvent[] {
-    return this.stmt<[string], EventRow>('SELECT * FROM order_events WHERE order_id = ? ORDER BY seq').all(id).map(rowToEvent);
+    return this.stmt<[string], EventRow>('SELECT * FROM order_events WHERE order_id = ? ORDER BY seq')
+      .all(id)
+      .map(rowToEvent);
   }
 
   requestBody(id: string): string | undefined {
@@ -161,7 +165,10 @@ export class OrderLog {
   }
 
   responseBody(id: string): string | undefined {
-    return this.stmt<[string], { b: string | null }>('SELECT response_body AS b FROM orders WHERE id = ?').get(id)?.b ?? undefined;
+    return (
+      this.stmt<[string], { b: string | null }>('SELECT response_body AS b FROM orders WHERE id = ?').get(id)?.b ??
+      undefined
+    );
   }
 
   /** Orders created in [from, to) (either end optional), oldest first. */
@@ -184,11 +191,14 @@ export class OrderLog {
     if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
     sql += ' ORDER BY created_at, id';
     if (filter.limit !== undefined) {
-      if (!Number.isSafeInteger(filter.limit) || filter.limit < 0) throw new RangeError(`list limit must be a whole number ≥ 0, got ${filter.limit}`);
+      if (!Number.isSafeInteger(filter.limit) || filter.limit < 0)
+        throw new RangeError(`list limit must be a whole number ≥ 0, got ${filter.limit}`);
       sql += ' LIMIT ?';
       params.push(filter.limit);
     }
-    return this.stmt<SqlValue[], OrderRow>(sql).all(...params).map(rowToOrder);
+    return this.stmt<SqlValue[], OrderRow>(sql)
+      .all(...params)
+      .map(rowToOrder);
   }
 
   /** Count and total amount of the orders created in [from, to), per method and state. */
@@ -206,11 +216,14 @@ export class OrderLog {
    */
   markInterrupted(meta: { source?: EventSource; actor?: string; reason?: string } = {}): string[] {
     return this.write(() => {
-      const ids = this.stmt<[], { id: string }>("SELECT id FROM orders WHERE state = 'creating' ORDER BY created_at, id")
+      const ids = this.stmt<[], { id: string }>(
+        "SELECT id FROM orders WHERE state = 'creating' ORDER BY created_at, id",
+      )
         .all()
         .map((r) => r.id);
       const reason = meta.reason ?? 'the app stopped while this order was being created';
-      for (const id of ids) this.transitionInTx(id, 'unknown', { source: meta.source ?? 'startup', actor: meta.actor, reason }, {});
+      for (const id of ids)
+        this.transitionInTx(id, 'unknown', { source: meta.source ?? 'startup', actor: meta.actor, reason }, {});
       return ids;
     });
   }
@@ -221,7 +234,8 @@ export class OrderLog {
 
   /** Returns false when a callback with the same body was recorded before: a replay. */
   recordCallbackReceipt(receipt: CallbackReceipt): boolean {
-    if (!/^[0-9a-f]{64}$/.test(receipt.bodySha256)) throw new Error('bodySha256 must be a SHA-256 digest in lowercase hex');
+    if (!/^[0-9a-f]{64}$/.test(receipt.bodySha256))
+      throw new Error('bodySha256 must be a SHA-256 digest in lowercase hex');
     return this.write(() => {
       const info = this.stmt(
         `INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)
@@ -326,7 +340,14 @@ export class OrderLog {
     this.stmt(`UPDATE orders SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
   }
 
-  private appendEvent(id: string, at: string, type: EventType, meta: EventMeta, from?: OrderState, to?: OrderState): number {
+  private appendEvent(
+    id: string,
+    at: string,
+    type: EventType,
+    meta: EventMeta,
+    from?: OrderState,
+    to?: OrderState,
+  ): number {
     this.touched.add(id);
     // JSON.stringify gives undefined for a payload of undefined (or a bare function): no payload then.
     const payload: string | undefined = meta.payload === undefined ? undefined : JSON.stringify(meta.payload);

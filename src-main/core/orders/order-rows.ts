@@ -1,10 +1,30 @@
-import type { Delivery, EventSource, Order, OrderEvent, OrderState, PaymentInstruction, Rejection } from '../../common/order';
+import type {
+  Delivery,
+  EventSource,
+  Order,
+  OrderEvent,
+  OrderState,
+  PaymentInstruction,
+  Rejection,
+} from '../../common/order';
 import type { PaymentKind } from '../../common/payment-methods';
 
 /** What is known of an order before its request is sent. */
 export type NewOrder = Pick<
   Order,
-  'id' | 'terminalId' | 'api' | 'methodId' | 'kind' | 'amount' | 'currency' | 'itemName' | 'itemId' | 'userId' | 'customerName' | 'phone' | 'training'
+  | 'id'
+  | 'terminalId'
+  | 'api'
+  | 'methodId'
+  | 'kind'
+  | 'amount'
+  | 'currency'
+  | 'itemName'
+  | 'itemId'
+  | 'userId'
+  | 'customerName'
+  | 'phone'
+  | 'training'
 > & {
   /** The exact JSON bytes sent to the gateway (never a secret). */
   requestBody: string;
@@ -26,9 +46,31 @@ export type SqlValue = string | number | null;
 
 /** The orders columns that make an Order: the request and response bodies are read on their own. */
 export const ORDER_COLUMNS = [
-  'id', 'terminal_id', 'api', 'state', 'method_id', 'kind', 'amount', 'currency', 'item_name', 'item_id', 'user_id',
-  'customer_name', 'phone', 'training', 'delivery', 'gateway_transaction_id', 'instruction', 'rejection_retcode',
-  'rejection_message', 'rejection_http_status', 'expires_at', 'paid_at', 'late_payment', 'created_at', 'updated_at',
+  'id',
+  'terminal_id',
+  'api',
+  'state',
+  'method_id',
+  'kind',
+  'amount',
+  'currency',
+  'item_name',
+  'item_id',
+  'user_id',
+  'customer_name',
+  'phone',
+  'training',
+  'delivery',
+  'gateway_transaction_id',
+  'instruction',
+  'rejection_retcode',
+  'rejection_message',
+  'rejection_http_status',
+  'expires_at',
+  'paid_at',
+  'late_payment',
+  'created_at',
+  'updated_at',
 ].join(', ');
 
 export interface OrderRow {
@@ -109,8 +151,24 @@ export function rowToOrder(r: OrderRow): Order {
 }
 
 export const NEW_ORDER_COLUMNS = [
-  'id', 'terminal_id', 'api', 'state', 'method_id', 'kind', 'amount', 'currency', 'item_name', 'item_id', 'user_id',
-  'customer_name', 'phone', 'training', 'request_body', 'delivery', 'created_at', 'updated_at',
+  'id',
+  'terminal_id',
+  'api',
+  'state',
+  'method_id',
+  'kind',
+  'amount',
+  'currency',
+  'item_name',
+  'item_id',
+  'user_id',
+  'customer_name',
+  'phone',
+  'training',
+  'request_body',
+  'delivery',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** Named parameters for inserting a new order in state `creating`. */

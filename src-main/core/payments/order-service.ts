@@ -33,9 +33,7 @@ export interface OrderServiceOptions {
   fallbackTtlSeconds: Record<PaymentKind, number>;
 }
 
-export type CreateOutcome =
-  | { ok: true; order: Order }
-  | { ok: false; order?: Order; failure: GatewayFailure };
+export type CreateOutcome = { ok: true; order: Order } | { ok: false; order?: Order; failure: GatewayFailure };
 
 /** Status words of the gateway's inquiry and callbacks, and the state each leads to. */
 const GATEWAY_STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as const;
@@ -105,7 +103,15 @@ export class OrderService {
   async resend(id: string, actor: Actor): Promise<CreateOutcome> {
     const order = this.require(id);
     if (order.state !== 'unknown') {
-      return { ok: false, order, failure: { class: 'invalid_input', message: `order ${id} is ${order.state}; only an unknown order is re-sent`, issues: [] } };
+      return {
+        ok: false,
+        order,
+        failure: {
+          class: 'invalid_input',
+          message: `order ${id} is ${order.state}; only an unknown order is re-sent`,
+          issues: [],
+        },
+      };
     }
     return this.send(id, order.api, this.log.requestBody(id)!, actor);
   }
@@ -120,12 +126,24 @@ export class OrderService {
     if (order.state !== 'unknown') {
       return order.state === 'awaiting_payment' || order.state === 'paid'
         ? { ok: true, order }
-        : { ok: false, order, failure: { class: 'invalid_input', message: `order ${id} is ${order.state}; nothing to check`, issues: [] } };
+        : {
+            ok: false,
+            order,
+            failure: { class: 'invalid_input', message: `order ${id} is ${order.state}; nothing to check`, issues: [] },
+          };
     }
     if (order.delivery === 'not_sent' || !this.client.config.inquiryPath) {
       const sent = await this.send(id, order.api, this.log.requestBody(id)!, actor);
       if (!sent.ok && sent.failure.class === 'rejected' && sent.failure.duplicate) {
-        return { ok: false, order: this.require(id), failure: { class: 'unknown', message: 'the gateway already has this order, but its payment data could not be read; a manager must check it' } };
+        return {
+          ok: false,
+          order: this.require(id),
+          failure: {
+            class: 'unknown',
+            message:
+              'the gateway already has this order, but its payment data could not be read; a manager must check it',
+          },
+        };
       }
       return sent;
     }
@@ -133,7 +151,17 @@ export class OrderService {
     const after = this.require(id);
     if (after.state === 'unknown') return { ok: false, order: after, failure: { class: 'unknown', message: outcome } };
     if (after.state === 'rejected') {
-      return { ok: false, order: after, failure: { class: 'rejected', message: after.rejection?.message ?? outcome, httpStatus: after.rejection?.httpStatus ?? 0, duplicate: false, ...(after.rejection?.retcode ? { retcode: after.rejection.retcode } : {}) } };
+      return {
+        ok: false,
+        order: after,
+        failure: {
+          class: 'rejected',
+          message: after.rejection?.message ?? outcome,
+          httpStatus: after.rejection?.httpStatus ?? 0,
+          duplicate: false,
+          ...(after.rejection?.retcode ? { retcode: after.rejection.retcode } : {}),
+        },
+      };
     }
     return { ok: true, order: after };
   }
@@ -157,16 +185,32 @@ export class OrderService {
         if (answer.status === 'PENDING') {
           // The create answer is lost; where the inquiry names the payment-page token, the customer can
           // still pay through the hosted page (DESIGN.md §5: shown as a QR to open on the phone).
-          const instruction = answer.token ? ({ type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token } as const) : undefined;
-          this.log.transition(order.id, 'awaiting_payment', { ...actor, reason: 'the status inquiry found the order waiting for payment', payload: { inquiry: answer.raw } }, {
-            ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
-            ...(instruction ? { instruction } : {}),
-          });
+          const instruction = answer.token
+            ? ({ type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token } as const)
+            : undefined;
+          this.log.transition(
+            order.id,
+            'awaiting_payment',
+            {
+              ...actor,
+              reason: 'the status inquiry found the order waiting for payment',
+              payload: { inquiry: answer.raw },
+            },
+            {
+              ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
+              ...(instruction ? { instruction } : {}),
+            },
+          );
           return instruction
             ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
             : 'awaiting_payment (found by inquiry; its payment data must be read from the gateway)';
         }
-        this.applyGatewayStatus(order.id, answer.status, { ...actor, reason: 'status inquiry' }, { inquiry: answer.raw, paid_at: answer.paidAt });
+        this.applyGatewayStatus(
+          order.id,
+          answer.status,
+          { ...actor, reason: 'status inquiry' },
+          { inquiry: answer.raw, paid_at: answer.paidAt },
+        );
         return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;
       }
       if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
@@ -180,7 +224,11 @@ export class OrderService {
       const resent = await this.send(order.id, order.api, this.log.requestBody(order.id)!, actor);
       return `re-sent: ${resent.ok ? resent.order.state : describeFailure(resent.failure)}`;
     }
-    this.log.note(order.id, { ...actor, reason: 'reconcile: no status inquiry is configured and the request may have reached the gateway; a manager must decide' });
+    this.log.note(order.id, {
+      ...actor,
+      reason:
+        'reconcile: no status inquiry is configured and the request may have reached the gateway; a manager must decide',
+    });
     return 'left for a manager (no status inquiry configured)';
   }
 
@@ -188,7 +236,12 @@ export class OrderService {
    * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
    * no-ops; a payment for a cancelled, expired or failed order is kept as a flagged late payment.
    */
-  applyGatewayStatus(id: string, status: InquiryStatus, meta: Actor & { reason?: string }, payload?: unknown): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
+  applyGatewayStatus(
+    id: string,
+    status: InquiryStatus,
+    meta: Actor & { reason?: string },
+    payload?: unknown,
+  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
     const order = this.require(id);
     if (status === 'PENDING') return { order, applied: 'unchanged' };
     const to = GATEWAY_STATUS_STATE[status];
@@ -220,7 +273,8 @@ export class OrderService {
 
   private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
     const current = this.require(id);
-    if (current.delivery !== 'pending') this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
+    if (current.delivery !== 'pending')
+      this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
     let result: CreateResult;
     try {
       result = await this.client.create(api, bytes);
@@ -237,13 +291,18 @@ export class OrderService {
   private apply(id: string, result: CreateResult, actor: Actor): CreateOutcome {
     const order = this.require(id);
     if (result.ok) {
-      const done = this.log.transition(id, 'awaiting_payment', { ...actor, source: 'gateway', reason: 'the gateway accepted the order' }, {
-        delivery: 'answered',
-        instruction: result.instruction,
-        responseBody: result.raw,
-        expiresAt: this.expiry(order.kind, result.instruction, result.expiredDate),
-        ...(result.transactionId ? { gatewayTransactionId: result.transactionId } : {}),
-      });
+      const done = this.log.transition(
+        id,
+        'awaiting_payment',
+        { ...actor, source: 'gateway', reason: 'the gateway accepted the order' },
+        {
+          delivery: 'answered',
+          instruction: result.instruction,
+          responseBody: result.raw,
+          expiresAt: this.expiry(order.kind, result.instruction, result.expiredDate),
+          ...(result.transactionId ? { gatewayTransactionId: result.transactionId } : {}),
+        },
+      );
       return { ok: true, order: done };
     }
     const failure = result.failure;
@@ -252,14 +311,22 @@ export class OrderService {
       case 'rejected':
         if (failure.duplicate) {
           // The gateway already has this id: the order exists there, we just lack its payment data.
-          return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }) };
+          return {
+            ok: false,
+            failure,
+            order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }),
+          };
         }
         return {
           ok: false,
           failure,
           order: this.log.transition(id, 'rejected', meta, {
             delivery: 'answered',
-            rejection: { ...(failure.retcode === undefined ? {} : { retcode: failure.retcode }), message: failure.message, httpStatus: failure.httpStatus },
+            rejection: {
+              ...(failure.retcode === undefined ? {} : { retcode: failure.retcode }),
+              message: failure.message,
+              httpStatus: failure.httpStatus,
+            },
             ...(failure.raw === undefined ? {} : { responseBody: failure.raw }),
           }),
         };
@@ -268,13 +335,21 @@ export class OrderService {
       case 'unknown':
         return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }) };
       case 'malformed':
-        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }) };
+        return {
+          ok: false,
+          failure,
+          order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }),
+        };
       case 'invalid_input':
         return { ok: false, failure, order };
     }
   }
 
-  private moveToUnknown(order: Order, meta: Actor & { reason: string }, patch: Parameters<OrderLog['transition']>[3]): Order {
+  private moveToUnknown(
+    order: Order,
+    meta: Actor & { reason: string },
+    patch: Parameters<OrderLog['transition']>[3],
+  ): Order {
     if (order.state === 'unknown') {
       if (patch?.delivery) this.log.setDelivery(order.id, patch.delivery, meta);
       else this.log.note(order.id, meta);

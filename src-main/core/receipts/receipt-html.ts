@@ -7,7 +7,13 @@ export interface ReceiptHtmlOptions {
 /** Printable width of common thermal paper: 58 mm paper prints 48 mm, 80 mm paper prints 72 mm. */
 export const PRINTABLE_WIDTH_MM: Readonly<Record<PaperWidth, number>> = { 58: 48, 80: 72 };
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -136,7 +142,8 @@ export function estimatePageHeightMm(receipt: Receipt, paper: PaperWidth): numbe
   }
   blocks.push(rule);
   blocks.push(...sandbox);
-  const printed = rows(`${receipt.printedAt.label} ${receipt.printedAt.value}`, w, f * SIZE.printed) * line(f * SIZE.printed);
+  const printed =
+    rows(`${receipt.printedAt.label} ${receipt.printedAt.value}`, w, f * SIZE.printed) * line(f * SIZE.printed);
   blocks.push([2, rows(receipt.footer, w, f) * line(f) + 1 + printed, 0]);
 
   let h = 2 + 4; // the body's padding, which stops margins collapsing through it
@@ -167,7 +174,9 @@ export function renderReceiptHtml(receipt: Receipt, opts: ReceiptHtmlOptions): s
   const rows = receipt.lines
     .map((l) => `<div class="row row-${e(l.key)}"><dt>${e(l.label)}</dt><dd>${e(l.value)}</dd></div>`)
     .join('\n');
-  const notes = receipt.notes.length ? `\n<div class="notes">${receipt.notes.map((n) => `<p>${e(n)}</p>`).join('')}</div>` : '';
+  const notes = receipt.notes.length
+    ? `\n<div class="notes">${receipt.notes.map((n) => `<p>${e(n)}</p>`).join('')}</div>`
+    : '';
   const title = `${receipt.title} ${receipt.lines.find((l) => l.key === 'order')?.value ?? ''}`.trim();
 
   return `<!doctype html>
@@ -185,7 +194,10 @@ ${sandbox.map(mark).join('\n')}
 <div class="store">${e(receipt.header.storeName)}</div>${address}
 <h1>${e(receipt.title)}</h1>
 </header>
-${receipt.marks.filter((m) => m.kind === 'copy').map(mark).join('\n')}
+${receipt.marks
+  .filter((m) => m.kind === 'copy')
+  .map(mark)
+  .join('\n')}
 <hr>
 <dl>
 ${rows}

@@ -173,15 +173,21 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
 
   const ins = order.instruction;
   if (ins?.type === 'virtual_account') {
-    add(order.kind === 'va_cstore' ? 'paymentCode' : 'va', order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va, ins.va);
+    add(
+      order.kind === 'va_cstore' ? 'paymentCode' : 'va',
+      order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va,
+      ins.va,
+    );
     add('customer', TEXT.customer, ins.customer_name ?? order.customerName);
   } else if (order.customerName) {
     add('customer', TEXT.customer, order.customerName);
   }
   if (ins?.type === 'sms_reply') add('smsCode', TEXT.smsCode, ins.sms_code);
-  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone) add('phone', TEXT.phone, maskPhone(order.phone));
+  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone)
+    add('phone', TEXT.phone, maskPhone(order.phone));
 
-  const transactionId = order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);
+  const transactionId =
+    order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);
   add('transaction', TEXT.transaction, transactionId);
   if (order.state === 'rejected' && order.rejection) {
     const { retcode, message } = order.rejection;

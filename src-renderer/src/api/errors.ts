@@ -6,7 +6,8 @@
  */
 export class CallError extends Error {
   constructor(
-    readonly code: 'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal' | 'network',
+    readonly code:
+      'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal' | 'network',
     message: string,
     readonly status?: number,
   ) {
@@ -15,7 +16,15 @@ export class CallError extends Error {
   }
 }
 
-const CODES = new Set<CallError['code']>(['unknown_method', 'invalid_arguments', 'forbidden', 'not_found', 'conflict', 'internal', 'network']);
+const CODES = new Set<CallError['code']>([
+  'unknown_method',
+  'invalid_arguments',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'internal',
+  'network',
+]);
 
 export function toCallError(err: unknown): CallError {
   if (err instanceof CallError) return err;

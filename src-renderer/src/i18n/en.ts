@@ -89,7 +89,8 @@ export const en: Messages = {
     unknown: 'We don’t know if the order reached the gateway. Do NOT charge again.',
     orderId: 'Order no.',
     checkAgain: 'Check again',
-    reconcile: 'If it stays unclear, a manager can reconcile this order (the reconcile command) or mark it paid or cancelled.',
+    reconcile:
+      'If it stays unclear, a manager can reconcile this order (the reconcile command) or mark it paid or cancelled.',
     detail: (message) => `Details: ${message}`,
     dismiss: 'Dismiss',
   },

@@ -92,7 +92,8 @@ export const id = {
     unknown: 'Kami tidak tahu apakah pesanan sampai ke gateway. JANGAN tagih lagi.',
     orderId: 'No. pesanan',
     checkAgain: 'Periksa lagi',
-    reconcile: 'Bila tetap belum jelas, manajer dapat merekonsiliasi pesanan ini (perintah reconcile) atau menandainya lunas atau batal.',
+    reconcile:
+      'Bila tetap belum jelas, manajer dapat merekonsiliasi pesanan ini (perintah reconcile) atau menandainya lunas atau batal.',
     detail: (message: string) => `Keterangan: ${message}`,
     dismiss: 'Tutup pesan',
   },
@@ -129,7 +130,8 @@ export const id = {
   },
   cancel: {
     title: 'Batalkan pesanan?',
-    text: (amount: string, item: string) => `Pesanan ${item} sebesar ${amount} akan dibatalkan. Pelanggan tidak bisa membayarnya lagi.`,
+    text: (amount: string, item: string) =>
+      `Pesanan ${item} sebesar ${amount} akan dibatalkan. Pelanggan tidak bisa membayarnya lagi.`,
     reason: 'Alasan pembatalan',
     reasonHint: 'Minimal 3 karakter, misalnya “pelanggan batal”.',
     reasonTooShort: 'Tulis alasan minimal 3 karakter.',

@@ -30,9 +30,14 @@ export function formatTime(iso: string, timeZone: string, lang: Lang): string {
 
 /** A date and time in the store's zone, e.g. "23 Nov 2026 13.30". */
 export function formatDateTime(iso: string, timeZone: string, lang: Lang): string {
-  return formatter(lang, timeZone, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  return formatter(lang, timeZone, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 }
 
 /** Time left as mm:ss, or hh:mm:ss from an hour up (virtual accounts live a day). */

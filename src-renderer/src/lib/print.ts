@@ -13,19 +13,23 @@ export function printHtml(html: string, title: string): Promise<void> {
       frame.remove();
       resolve();
     };
-    frame.addEventListener('load', () => {
-      const win = frame.contentWindow;
-      if (!win) return cleanUp();
-      win.addEventListener('afterprint', () => setTimeout(cleanUp, 0), { once: true });
-      try {
-        win.print();
-      } catch {
-        cleanUp();
-        return;
-      }
-      // Browsers that do not fire afterprint: do not leave the frame behind.
-      setTimeout(cleanUp, 60_000);
-    }, { once: true });
+    frame.addEventListener(
+      'load',
+      () => {
+        const win = frame.contentWindow;
+        if (!win) return cleanUp();
+        win.addEventListener('afterprint', () => setTimeout(cleanUp, 0), { once: true });
+        try {
+          win.print();
+        } catch {
+          cleanUp();
+          return;
+        }
+        // Browsers that do not fire afterprint: do not leave the frame behind.
+        setTimeout(cleanUp, 60_000);
+      },
+      { once: true },
+    );
     frame.srcdoc = html;
     document.body.append(frame);
   });

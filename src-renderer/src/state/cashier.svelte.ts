@@ -11,14 +11,18 @@ import { SaleForm } from './sale-form.svelte';
 export type Paper = 58 | 80;
 
 /** A charge that did not give a payment to wait for, other than field issues (those stay on the form). */
-export type Problem =
-  | { kind: 'failure'; failure: ChargeFailure; order?: Order }
-  | { kind: 'error'; error: CallError };
+export type Problem = { kind: 'failure'; failure: ChargeFailure; order?: Order } | { kind: 'error'; error: CallError };
 
 /** What a charge led to, so the view can move the focus to the right place. */
 export type ChargeOutcome = 'payment' | 'issues' | 'problem' | 'busy';
 
-export const PAYMENT_STATES_SHOWN: readonly OrderState[] = ['awaiting_payment', 'paid', 'expired', 'cancelled', 'failed'];
+export const PAYMENT_STATES_SHOWN: readonly OrderState[] = [
+  'awaiting_payment',
+  'paid',
+  'expired',
+  'cancelled',
+  'failed',
+];
 const PAPER_KEY = 'loket.paper';
 const LANG_KEY = 'loket.lang';
 
@@ -71,7 +75,9 @@ export class CashierStore {
     const problem = this.problem;
     if (problem?.kind !== 'failure') return false;
     if (problem.failure.class === 'not_sent') return false;
-    return problem.order?.state === 'unknown' || problem.failure.class === 'unknown' || problem.failure.class === 'malformed';
+    return (
+      problem.order?.state === 'unknown' || problem.failure.class === 'unknown' || problem.failure.class === 'malformed'
+    );
   });
   training = $derived(this.info?.mode === 'sandbox');
   /** A new sale may start: nothing is waiting for payment. */
@@ -100,7 +106,11 @@ export class CashierStore {
       }),
     );
     try {
-      const [info, methods, items] = await Promise.all([this.client.api.appInfo(), this.client.api.listMethods(), this.client.api.listItems()]);
+      const [info, methods, items] = await Promise.all([
+        this.client.api.appInfo(),
+        this.client.api.listMethods(),
+        this.client.api.listItems(),
+      ]);
       const saved = loadPreference(LANG_KEY);
       i18n.set(isLang(saved) ? saved : info.lang);
       this.info = info;
@@ -217,7 +227,10 @@ export class CashierStore {
       // The check itself failed: the order's outcome is as open as before, so its warning stays.
       const problem = this.problem;
       if (problem?.kind === 'failure') {
-        this.problem = { ...problem, failure: { ...problem.failure, message: describeError(toCallError(err), i18n.t) } };
+        this.problem = {
+          ...problem,
+          failure: { ...problem.failure, message: describeError(toCallError(err), i18n.t) },
+        };
       }
       return 'problem';
     } finally {

@@ -8,7 +8,10 @@ const executablePath = electronBinaryPath();
 
 test('the Electron shell shows Loket in sandbox mode, with the API bridged and Node kept out', async () => {
   if (executablePath === null) {
-    test.skip(true, 'Electron binary not installed on this machine (download blocked); runs wherever node_modules/electron/dist exists');
+    test.skip(
+      true,
+      'Electron binary not installed on this machine (download blocked); runs wherever node_modules/electron/dist exists',
+    );
     return;
   }
 

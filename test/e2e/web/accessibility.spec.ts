@@ -2,7 +2,10 @@
 // regions are what assistive technology needs.
 import { chargeToPanel, expect, fillSale, seriousViolations, test } from './fixtures';
 
-test('cashier: idle, with field errors, with a gateway error, with a payment panel, paid, and today', async ({ cashier, loket }) => {
+test('cashier: idle, with field errors, with a gateway error, with a payment panel, paid, and today', async ({
+  cashier,
+  loket,
+}) => {
   await expect(cashier.locator('html')).toHaveAttribute('lang', 'id');
   await expect(cashier.getByRole('banner')).toBeVisible();
   await expect(cashier.getByRole('main')).toBeVisible();
@@ -74,7 +77,10 @@ test('display: idle, a QR, a virtual account, and paid', async ({ cashier, displ
   await expect(display.locator('button, input, select, textarea, a[href]')).toHaveCount(0);
 });
 
-test('the cashier switches to English: every label changes and the page says lang="en"', async ({ cashier, display }) => {
+test('the cashier switches to English: every label changes and the page says lang="en"', async ({
+  cashier,
+  display,
+}) => {
   await cashier.getByLabel('Bahasa').selectOption('en');
   await expect(cashier.locator('html')).toHaveAttribute('lang', 'en');
   await expect(cashier.getByRole('button', { name: /^Charge Rp0$/ })).toBeVisible();
@@ -87,7 +93,8 @@ test('the cashier switches to English: every label changes and the page says lan
   await expect(cashier.getByRole('tab', { name: /Today/ })).toBeVisible();
   // No Indonesian string is left on the screen.
   const text = await cashier.locator('body').innerText();
-  for (const word of ['Tagih', 'Jumlah', 'Metode', 'Hari ini', 'Nama barang', 'LATIHAN']) expect(text).not.toContain(word);
+  for (const word of ['Tagih', 'Jumlah', 'Metode', 'Hari ini', 'Nama barang', 'LATIHAN'])
+    expect(text).not.toContain(word);
   expect(await seriousViolations(cashier), 'English').toEqual([]);
 
   // The choice is kept for the next visit.

@@ -20,22 +20,34 @@ test('the amount is grouped as it is typed, and the keypad edits it', async ({ c
   await keypad.getByRole('button', { name: 'Hapus angka terakhir' }).click();
   await expect(amount).toHaveValue('2.500');
   // Every key is a big touch target.
-  for (const box of await keypad.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()))) {
+  for (const box of await keypad
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()))) {
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.width).toBeGreaterThanOrEqual(44);
   }
 });
 
 test('a quick item fills the name and price and sends its item id', async ({ cashier, loket }) => {
-  await cashier.getByRole('toolbar', { name: 'Barang cepat' }).getByRole('button', { name: /Nasi goreng spesial/ }).click();
+  await cashier
+    .getByRole('toolbar', { name: 'Barang cepat' })
+    .getByRole('button', { name: /Nasi goreng spesial/ })
+    .click();
   await expect(cashier.getByRole('textbox', { name: /^Jumlah/ })).toHaveValue('35.000');
   await expect(cashier.getByRole('textbox', { name: 'Nama barang' })).toHaveValue('Nasi goreng spesial');
   await expect(cashier.getByTestId('item-counter')).toContainText('19/25');
   const id = await chargeToPanel(cashier);
-  expect(await loket.call('getOrder', id)).toMatchObject({ itemId: 'NASI-GORENG', itemName: 'Nasi goreng spesial', amount: 35000 });
+  expect(await loket.call('getOrder', id)).toMatchObject({
+    itemId: 'NASI-GORENG',
+    itemName: 'Nasi goreng spesial',
+    amount: 35000,
+  });
 });
 
-test("today's orders: live, filtered by state, and a paid order's receipt reprinted as a copy", async ({ cashier, loket }) => {
+test("today's orders: live, filtered by state, and a paid order's receipt reprinted as a copy", async ({
+  cashier,
+  loket,
+}) => {
   await fillSale(cashier, { amount: 18000, item: 'Kopi susu', method: 'qris_dynamic' });
   await chargeToPanel(cashier);
   await cashier.getByRole('button', { name: 'Simulasikan pembayaran' }).click();
@@ -65,7 +77,10 @@ test("today's orders: live, filtered by state, and a paid order's receipt reprin
   await expect(rows).toHaveCount(1);
   await expect(rows.nth(0)).toContainText('Kopi susu');
 
-  await rows.nth(0).getByRole('button', { name: /Cetak ulang/ }).click();
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /Cetak ulang/ })
+    .click();
   const receipt = cashier.frameLocator('[data-testid=receipt-frame]').locator('body');
   await expect(receipt).toContainText('SALINAN');
   await expect(receipt).toContainText('LUNAS');
@@ -96,7 +111,10 @@ test('when Loket stops answering, both screens say they are reconnecting', async
   await expect(display.getByTestId('reconnecting')).toBeVisible();
 });
 
-test('after a reload, an order still waiting for payment is picked up again from today', async ({ cashier, display }) => {
+test('after a reload, an order still waiting for payment is picked up again from today', async ({
+  cashier,
+  display,
+}) => {
   await fillSale(cashier, { amount: 22000, item: 'Roti bakar cokelat', method: 'qris_dynamic' });
   const id = await chargeToPanel(cashier);
   await cashier.reload();

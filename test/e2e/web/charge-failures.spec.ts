@@ -2,7 +2,10 @@
 // gateway refusal, and an order whose fate is unknown. The refusals come from the sandbox's fault switches.
 import { expect, fillSale, test } from './fixtures';
 
-test('a missing customer name for va_bca is shown at the customer name field, which gets the focus', async ({ cashier, loket }) => {
+test('a missing customer name for va_bca is shown at the customer name field, which gets the focus', async ({
+  cashier,
+  loket,
+}) => {
   await fillSale(cashier, { amount: 50000, item: 'Sepatu', method: 'va_bca' });
   await cashier.getByRole('button', { name: /^Tagih/ }).click();
 
@@ -37,7 +40,9 @@ test('several field issues: each at its own field, translated, the first one foc
   const amount = cashier.getByRole('textbox', { name: /^Jumlah/ });
   await expect(amount).toHaveAttribute('aria-invalid', 'true');
   await expect(amount).toBeFocused();
-  await expect(cashier.locator('#sale-amount-error')).toHaveText(/Jumlah harus antara Rp1\.000 dan Rp500\.000 untuk metode ini\./);
+  await expect(cashier.locator('#sale-amount-error')).toHaveText(
+    /Jumlah harus antara Rp1\.000 dan Rp500\.000 untuk metode ini\./,
+  );
   await expect(cashier.getByRole('textbox', { name: 'Nama barang' })).toHaveAttribute('aria-invalid', 'true');
   await expect(cashier.locator('#sale-item-error')).toHaveText(/Nama barang wajib diisi\./);
   await expect(cashier.getByRole('textbox', { name: 'Nomor HP pelanggan' })).toHaveAttribute('aria-invalid', 'true');
@@ -45,7 +50,9 @@ test('several field issues: each at its own field, translated, the first one foc
 
   // The same issues in English after switching the language.
   await cashier.getByLabel('Bahasa').selectOption('en');
-  await expect(cashier.locator('#sale-amount-error')).toHaveText(/The amount must be between Rp1\.000 and Rp500\.000 for this method\./);
+  await expect(cashier.locator('#sale-amount-error')).toHaveText(
+    /The amount must be between Rp1\.000 and Rp500\.000 for this method\./,
+  );
   await expect(cashier.locator('#sale-item-error')).toHaveText(/Item name is required\./);
 });
 
@@ -77,7 +84,11 @@ test('a gateway refusal (HTTP 503) shows its retcode and what to do next', async
   await expect(display.getByTestId('display-qr')).toBeVisible();
 });
 
-test('a connection dropped after the gateway stored the order: "do not charge again", with the order id', async ({ cashier, display, loket }) => {
+test('a connection dropped after the gateway stored the order: "do not charge again", with the order id', async ({
+  cashier,
+  display,
+  loket,
+}) => {
   await loket.setFaults({ drop_after_store: true, count: 1 });
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
   await cashier.getByRole('button', { name: /^Tagih/ }).click();
@@ -106,7 +117,10 @@ test('a connection dropped after the gateway stored the order: "do not charge ag
   await checkAgain.click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
   await expect(cashier.getByTestId('payment-order-id')).toHaveText(order!.id);
-  await expect(display.getByTestId('display-qr')).toHaveAttribute('data-qr-text', /\/api\/order\/loket-sandbox\/[0-9a-f]{32}$/);
+  await expect(display.getByTestId('display-qr')).toHaveAttribute(
+    'data-qr-text',
+    /\/api\/order\/loket-sandbox\/[0-9a-f]{32}$/,
+  );
   expect(await loket.call('listOrders', {})).toHaveLength(1);
   await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'paid');
@@ -114,7 +128,11 @@ test('a connection dropped after the gateway stored the order: "do not charge ag
   expect(await loket.call('listOrders', {})).toHaveLength(1);
 });
 
-test('an unknown outcome the gateway cannot settle stays "do not charge again" until dismissed', async ({ cashier, display, loket }) => {
+test('an unknown outcome the gateway cannot settle stays "do not charge again" until dismissed', async ({
+  cashier,
+  display,
+  loket,
+}) => {
   // Both the create answer and the inquiry's answer are lost: the outcome is still unknown after checking.
   await loket.setFaults({ drop_after_store: true, count: 2 });
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });

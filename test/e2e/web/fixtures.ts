@@ -43,11 +43,15 @@ function cleanEnv(dataDir: string): NodeJS.ProcessEnv {
  */
 export async function startLoket(args: string[] = [], env: Record<string, string> = {}): Promise<LoketServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'loket-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet', ...args], {
-    cwd: repoRoot,
-    env: { ...cleanEnv(dataDir), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet', ...args],
+    {
+      cwd: repoRoot,
+      env: { ...cleanEnv(dataDir), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   child.stderr!.setEncoding('utf8');
@@ -57,7 +61,10 @@ export async function startLoket(args: string[] = [], env: Record<string, string
   const seen: Record<string, string> = {};
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`loket serve did not print its URLs within 20 s\n${stderr}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`loket serve did not print its URLs within 20 s\n${stderr}`)),
+        20_000,
+      );
       lines.on('line', (line) => {
         const m = /^(gateway|cashier|display): (.*)$/.exec(line);
         if (m) seen[m[1]!] = m[2]!;
@@ -151,7 +158,10 @@ export const test = base.extend<Fixtures>({
     try {
       const page = await context.newPage();
       await page.goto(loket.displayUrl);
-      await expect(page.getByTestId('display')).toHaveAttribute('data-screen', /idle|order|paid|expired|cancelled|failed|unknown|creating|rejected/);
+      await expect(page.getByTestId('display')).toHaveAttribute(
+        'data-screen',
+        /idle|order|paid|expired|cancelled|failed|unknown|creating|rejected/,
+      );
       await use(page);
     } finally {
       await context.close();
@@ -163,18 +173,26 @@ export { expect };
 
 const require = createRequire(import.meta.url);
 // pngjs ships no types; it comes with qrcode.
-const { PNG } = require('pngjs') as { PNG: { sync: { read(buffer: Buffer): { width: number; height: number; data: Buffer } } } };
+const { PNG } = require('pngjs') as {
+  PNG: { sync: { read(buffer: Buffer): { width: number; height: number; data: Buffer } } };
+};
 
 /** Reads a QR code back from a PNG screenshot, as a phone would. */
 export function decodeQr(png: Buffer): string | null {
   const image = PNG.sync.read(png);
-  const code = jsQR(new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), image.width, image.height);
+  const code = jsQR(
+    new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length),
+    image.width,
+    image.height,
+  );
   return code?.data ?? null;
 }
 
 /** axe-core on the page: the serious and critical violations, with enough detail to fix them. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

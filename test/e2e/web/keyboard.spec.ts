@@ -11,7 +11,10 @@ async function tabTo(page: Page, target: Locator, max = 12): Promise<number> {
   throw new Error(`Tab did not reach ${target} in ${max} presses`);
 }
 
-test('a whole sale by keyboard: amount, item, method, Enter, simulate, receipt, new sale', async ({ cashier, display }) => {
+test('a whole sale by keyboard: amount, item, method, Enter, simulate, receipt, new sale', async ({
+  cashier,
+  display,
+}) => {
   const amount = cashier.getByRole('textbox', { name: /^Jumlah/ });
   await expect(amount).toBeFocused();
   await cashier.keyboard.type('25000');
@@ -62,7 +65,10 @@ test('a whole sale by keyboard: amount, item, method, Enter, simulate, receipt, 
   await expect(display.getByTestId('display')).toHaveAttribute('data-screen', 'idle');
 });
 
-test('cancel by keyboard: the dialog asks a reason, traps the focus, Escape closes it and the focus returns', async ({ cashier, display }) => {
+test('cancel by keyboard: the dialog asks a reason, traps the focus, Escape closes it and the focus returns', async ({
+  cashier,
+  display,
+}) => {
   await cashier.keyboard.type('18000');
   await cashier.keyboard.press('Tab');
   await cashier.keyboard.type('Kopi susu');
@@ -100,7 +106,9 @@ test('cancel by keyboard: the dialog asks a reason, traps the focus, Escape clos
   await expect(cashier.getByRole('button', { name: /Penjualan baru/ })).toBeFocused();
 });
 
-test('shortcuts: F9 simulates the payment (training mode), F2 starts a new sale, F4 switches to today', async ({ cashier }) => {
+test('shortcuts: F9 simulates the payment (training mode), F2 starts a new sale, F4 switches to today', async ({
+  cashier,
+}) => {
   await expect(cashier.getByText('F9', { exact: true }).first()).toBeVisible();
   await cashier.keyboard.type('8000');
   await cashier.keyboard.press('Tab');

@@ -18,10 +18,14 @@ async function freePort(): Promise<number> {
 
 /** The standalone sandbox gateway (`cli sandbox`) on a given port. */
 async function startSandbox(port: number): Promise<() => Promise<void>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'sandbox', '--port', String(port), '--quiet'], {
-    cwd: join(import.meta.dirname, '../../..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-main/cli.ts', 'sandbox', '--port', String(port), '--quiet'],
+    {
+      cwd: join(import.meta.dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
@@ -57,7 +61,9 @@ test('live mode with the gateway down: "nothing was charged", then Retry sends t
     await page.getByRole('button', { name: /^Tagih/ }).click();
     const problem = page.getByTestId('charge-problem');
     await expect(problem).toHaveAttribute('role', 'alert');
-    await expect(problem).toContainText('Tidak dapat menghubungi gateway pembayaran. Tidak ada yang ditagih. Coba lagi.');
+    await expect(problem).toContainText(
+      'Tidak dapat menghubungi gateway pembayaran. Tidak ada yang ditagih. Coba lagi.',
+    );
     const retry = page.getByRole('button', { name: 'Coba lagi' });
     await expect(retry).toBeFocused();
     const [order] = await loket.call('listOrders', {});

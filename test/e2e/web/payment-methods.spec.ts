@@ -55,7 +55,9 @@ const cases: Case[] = [
       const image = display.getByTestId('display-qris-image');
       await expect(image).toHaveAttribute('src', given.qrisUrl!);
       // The gateway's image really loads under the page's CSP.
-      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
     },
   },
   {
@@ -64,7 +66,9 @@ const cases: Case[] = [
     check: async (display, order) => {
       const sms = instruction(order, 'sms_reply');
       expect(sms.short_code).toBeTruthy();
-      await expect(display.getByTestId('display-sms')).toHaveText(`${sms.keyword} ${sms.sms_code} ke ${sms.short_code}`);
+      await expect(display.getByTestId('display-sms')).toHaveText(
+        `${sms.keyword} ${sms.sms_code} ke ${sms.short_code}`,
+      );
       await expect(display.getByText('Kirim SMS')).toBeVisible();
     },
   },
@@ -86,7 +90,12 @@ const cases: Case[] = [
       await expect(display.getByText('Bank BNI')).toBeVisible();
       await expect(display.getByTestId('display-countdown')).toHaveText(/^\d{2}:\d{2}:\d{2}$/);
       // The store's time (Asia/Jakarta), whatever zone the display's own clock is set to (this browser: UTC).
-      const jakarta = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(order.expiresAt!));
+      const jakarta = new Intl.DateTimeFormat('id-ID', {
+        timeZone: 'Asia/Jakarta',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(order.expiresAt!));
       await expect(display.getByText(/^Bayar sebelum /)).toContainText(jakarta);
     },
   },
@@ -121,11 +130,20 @@ const cases: Case[] = [
 ];
 
 for (const c of cases) {
-  test(`${c.title}: charge → instruction on the display → simulated payment → paid on both → receipt`, async ({ loket, cashier, display }) => {
+  test(`${c.title}: charge → instruction on the display → simulated payment → paid on both → receipt`, async ({
+    loket,
+    cashier,
+    display,
+  }) => {
     await fillSale(cashier, c.sale);
     const id = await chargeToPanel(cashier);
     const order = (await loket.call('getOrder', id))!;
-    expect(order).toMatchObject({ state: 'awaiting_payment', methodId: c.sale.method, amount: c.sale.amount, itemName: c.sale.item });
+    expect(order).toMatchObject({
+      state: 'awaiting_payment',
+      methodId: c.sale.method,
+      amount: c.sale.amount,
+      itemName: c.sale.item,
+    });
 
     // The customer display follows without a reload.
     await expect(display.getByTestId('display')).toHaveAttribute('data-screen', 'order');

@@ -9,10 +9,17 @@ interface RawResponse {
 }
 
 /** A raw request, so the Host header can be anything (fetch will not let us set it). */
-function raw(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+function raw(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const headers = { ...options.headers, ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }) };
+    const headers = {
+      ...options.headers,
+      ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
+    };
     const req = request({ hostname, port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -28,11 +35,21 @@ const json = { 'content-type': 'application/json' };
 const order = JSON.stringify({ args: [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'Permen' }] });
 
 test('the cashier API needs the token: none or a wrong one is 401', async ({ loket }) => {
-  expect((await raw(loket.url, '/api/call/appInfo', { method: 'POST', headers: json, body: '{"args":[]}' })).status).toBe(401);
-  const wrong = await raw(loket.url, '/api/call/createOrder', { method: 'POST', headers: { ...json, authorization: 'Bearer not-the-token' }, body: order });
+  expect(
+    (await raw(loket.url, '/api/call/appInfo', { method: 'POST', headers: json, body: '{"args":[]}' })).status,
+  ).toBe(401);
+  const wrong = await raw(loket.url, '/api/call/createOrder', {
+    method: 'POST',
+    headers: { ...json, authorization: 'Bearer not-the-token' },
+    body: order,
+  });
   expect(wrong.status).toBe(401);
   expect((await raw(loket.url, '/api/events')).status).toBe(401);
-  const right = await raw(loket.url, '/api/call/appInfo', { method: 'POST', headers: { ...json, authorization: `Bearer ${loket.token}` }, body: '{"args":[]}' });
+  const right = await raw(loket.url, '/api/call/appInfo', {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${loket.token}` },
+    body: '{"args":[]}',
+  });
   expect(right.status).toBe(200);
   expect(JSON.parse(right.body)).toMatchObject({ ok: true, result: { mode: 'sandbox' } });
   expect(await loket.call('listOrders', {})).toEqual([]);
@@ -42,9 +59,15 @@ test('a foreign Host header is refused with 421, even with the right token (DNS 
   const port = new URL(loket.url).port;
   for (const host of ['evil.example', `evil.example:${port}`]) {
     expect((await raw(loket.url, '/', { headers: { host } })).status, host).toBe(421);
-    const api = await raw(loket.url, '/api/call/createOrder', { method: 'POST', headers: { ...json, host, authorization: `Bearer ${loket.token}` }, body: order });
+    const api = await raw(loket.url, '/api/call/createOrder', {
+      method: 'POST',
+      headers: { ...json, host, authorization: `Bearer ${loket.token}` },
+      body: order,
+    });
     expect(api.status, host).toBe(421);
-    expect((await raw(loket.url, `/display/state?key=${loket.displayKey}`, { headers: { host } })).status, host).toBe(421);
+    expect((await raw(loket.url, `/display/state?key=${loket.displayKey}`, { headers: { host } })).status, host).toBe(
+      421,
+    );
   }
   expect(await loket.call('listOrders', {})).toEqual([]);
 });
@@ -53,7 +76,10 @@ test('the display key reads the display and cannot create or change anything', a
   const key = loket.displayKey;
   const state = await raw(loket.url, `/display/state?key=${key}`);
   expect(state.status).toBe(200);
-  expect(JSON.parse(state.body)).toEqual({ ok: true, result: { mode: 'sandbox', storeName: 'Toko Loket', lang: 'id', timeZone: 'Asia/Jakarta', order: null } });
+  expect(JSON.parse(state.body)).toEqual({
+    ok: true,
+    result: { mode: 'sandbox', storeName: 'Toko Loket', lang: 'id', timeZone: 'Asia/Jakarta', order: null },
+  });
   expect((await raw(loket.url, '/display/state')).status).toBe(401);
 
   for (const method of ['POST', 'PUT', 'DELETE']) {
@@ -63,7 +89,15 @@ test('the display key reads the display and cannot create or change anything', a
     }
   }
   // The display key is not a cashier token.
-  expect((await raw(loket.url, '/api/call/createOrder', { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body: order })).status).toBe(401);
+  expect(
+    (
+      await raw(loket.url, '/api/call/createOrder', {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${key}` },
+        body: order,
+      })
+    ).status,
+  ).toBe(401);
   expect((await raw(loket.url, `/api/events?token=${key}`)).status).toBe(401);
   expect(await loket.call('listOrders', {})).toEqual([]);
 });
@@ -86,7 +120,10 @@ test('the display stream sends the current state first, then every change, live'
         if (data) return messages[messages.push(JSON.parse(data.slice(6))) - 1]!;
         continue;
       }
-      const chunk = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, deadline - Date.now()))]);
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<undefined>((r) => setTimeout(r, deadline - Date.now())),
+      ]);
       if (!chunk || chunk.done) break;
       buffer += chunk.value;
     }
@@ -106,7 +143,10 @@ test('the display stream sends the current state first, then every change, live'
   }
 });
 
-test('the pages keep their secret out of the address bar, and the display never calls the cashier API', async ({ browser, loket }) => {
+test('the pages keep their secret out of the address bar, and the display never calls the cashier API', async ({
+  browser,
+  loket,
+}) => {
   const context = await browser.newContext();
   try {
     const cashier = await context.newPage();
@@ -138,7 +178,10 @@ test('the pages keep their secret out of the address bar, and the display never 
   }
 });
 
-test('both screens run under the Content-Security-Policy without errors, and it refuses inline scripts', async ({ cashier, display }) => {
+test('both screens run under the Content-Security-Policy without errors, and it refuses inline scripts', async ({
+  cashier,
+  display,
+}) => {
   const errors: string[] = [];
   for (const page of [cashier, display]) {
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

@@ -21,6 +21,10 @@ export function gatewayEnv(sandbox: SandboxHandle, extra: Record<string, string>
 }
 
 /** Loket on a real SQLite file in a fresh folder, against the given sandbox. */
-export async function loketAgainst(sandbox: SandboxHandle, dataDir: string, extra: Record<string, string> = {}): Promise<Loket> {
+export async function loketAgainst(
+  sandbox: SandboxHandle,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Promise<Loket> {
   return openLoket({ dataDir, env: gatewayEnv(sandbox, extra) });
 }

@@ -34,7 +34,12 @@ export function vaOrder(over: Partial<Order> = {}): Order {
     training: false,
     delivery: 'answered',
     gatewayTransactionId: 'GW-8812345',
-    instruction: { type: 'virtual_account', va: '8808123456789012', customer_name: 'Budi Santoso', expired_date: '2026-11-24 01:29:55' },
+    instruction: {
+      type: 'virtual_account',
+      va: '8808123456789012',
+      customer_name: 'Budi Santoso',
+      expired_date: '2026-11-24 01:29:55',
+    },
     paidAt: '2026-11-22T18:30:05Z',
     latePayment: false,
     createdAt: '2026-11-22T18:29:55Z',

@@ -117,11 +117,22 @@ function parseJsonObject(text: string): JsonObject | undefined {
 async function toResult(res: Response, started: number): Promise<HttpResult> {
   const text = await res.text();
   const json = parseJsonObject(text);
-  return { status: res.status, headers: res.headers, text, ...(json ? { json } : {}), elapsedMs: performance.now() - started };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    ...(json ? { json } : {}),
+    elapsedMs: performance.now() - started,
+  };
 }
 
 /** POSTs `body` (a string is sent byte for byte; an object as JSON) signed over the exact bytes sent. */
-export async function signedPost(baseUrl: string, path: string, body: string | object, options: SignedPostOptions): Promise<HttpResult> {
+export async function signedPost(
+  baseUrl: string,
+  path: string,
+  body: string | object,
+  options: SignedPostOptions,
+): Promise<HttpResult> {
   const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
   const signature = signBody(options.signOver ?? bytes, options.signKey ?? options.appKey, options.encoding ?? 'hex');
   const headers: Record<string, string> = {};
@@ -196,7 +207,12 @@ export class SandboxClient {
   send(method: string, path: string, body?: unknown): Promise<HttpResult> {
     return request(this.baseUrl + path, {
       method,
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      ...(body === undefined
+        ? {}
+        : {
+            body: typeof body === 'string' ? body : JSON.stringify(body),
+            headers: { 'content-type': 'application/json' },
+          }),
     });
   }
 
@@ -212,13 +228,15 @@ export class SandboxClient {
   /** Every stored order with this merchant_transaction_id, from GET /sandbox/orders. */
   async ordersWith(mtid: string): Promise<JsonObject[]> {
     const res = await this.get('/sandbox/orders');
-    if (res.status !== 200 || !Array.isArray(res.json?.data)) throw new Error(`GET /sandbox/orders answered ${res.status}: ${res.text}`);
+    if (res.status !== 200 || !Array.isArray(res.json?.data))
+      throw new Error(`GET /sandbox/orders answered ${res.status}: ${res.text}`);
     return (res.json.data as JsonObject[]).filter((o) => o.merchant_transaction_id === mtid);
   }
 
   async callbacksFor(mtid: string): Promise<JsonObject[]> {
     const res = await this.get('/sandbox/callbacks');
-    if (res.status !== 200 || !Array.isArray(res.json?.data)) throw new Error(`GET /sandbox/callbacks answered ${res.status}: ${res.text}`);
+    if (res.status !== 200 || !Array.isArray(res.json?.data))
+      throw new Error(`GET /sandbox/callbacks answered ${res.status}: ${res.text}`);
     return (res.json.data as JsonObject[]).filter((a) => a.merchant_transaction_id === mtid);
   }
 
@@ -231,7 +249,8 @@ export class SandboxClient {
 
 /** The value as an object, or a thrown error naming what it was. */
 export function obj(value: unknown, what = 'value'): JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} is not an object: ${JSON.stringify(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`${what} is not an object: ${JSON.stringify(value)}`);
   return value as JsonObject;
 }
 
@@ -257,7 +276,11 @@ export function fromJakarta(text: string): Date {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns whether it became true. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 3000, everyMs = 10): Promise<boolean> {
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 3000,
+  everyMs = 10,
+): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;
@@ -320,7 +343,15 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const n = received.length + 1;
-      received.push({ n, method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw, json: parseJsonObject(raw.toString('utf8')), at: performance.now() });
+      received.push({
+        n,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        raw,
+        json: parseJsonObject(raw.toString('utf8')),
+        at: performance.now(),
+      });
       const status = receiver.answer(n);
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
     });
