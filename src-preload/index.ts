@@ -1,11 +1,11 @@
 // Runs in a sandboxed preload: only 'electron' (a restricted subset) can be required at runtime,
 // so everything else of ours is bundled in, and only type information comes from src-main/common/api.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { ApiArgs, ApiMethodName, ApiResult, LiveEvent, LoketBridge } from '../src-main/common/api';
+import type { ApiArgs, ApiEnvelope, ApiMethodName, ApiResult, LiveEvent, LoketBridge } from '../src-main/common/api';
 import { ipcChannel, ipcEventChannel } from '../src-main/common/ipc-channels';
 
-function invoke<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promise<ApiResult<M>> {
-  return ipcRenderer.invoke(ipcChannel(method), ...args) as Promise<ApiResult<M>>;
+function invoke<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promise<ApiEnvelope<ApiResult<M>>> {
+  return ipcRenderer.invoke(ipcChannel(method), ...args) as Promise<ApiEnvelope<ApiResult<M>>>;
 }
 
 // Each method is spelled out (no generic proxy) so the renderer can reach exactly these channels and no others.

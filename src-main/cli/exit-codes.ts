@@ -1,3 +1,5 @@
+import type { OrderState } from '../common/order';
+import { retrySafety } from '../common/order-policy';
 import type { GatewayFailure } from '../core/gateway/client';
 
 /** Documented in docs/cli.md; scripts rely on them. */
@@ -9,18 +11,14 @@ export const EXIT = {
   NOT_SENT_OR_UNKNOWN: 4,
 } as const;
 
-export function exitCodeFor(failure: GatewayFailure): number {
-  switch (failure.class) {
-    case 'invalid_input':
-      return EXIT.INVALID_INPUT;
-    case 'rejected':
-      // "Already exists" is no refusal: the order is at the gateway and left unknown here.
-      return failure.duplicate ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.REJECTED;
-    case 'not_sent':
-    case 'unknown':
-    case 'malformed':
-      return EXIT.NOT_SENT_OR_UNKNOWN;
-  }
+/** Read off the failure's retry safety (order-policy.ts): "already exists" is no refusal, so it exits 4, not 3. */
+export function exitCodeFor(failure: GatewayFailure, orderState?: OrderState): number {
+  if (failure.class === 'invalid_input') return EXIT.INVALID_INPUT;
+  const retry = retrySafety(
+    { class: failure.class, duplicate: failure.class === 'rejected' && failure.duplicate },
+    orderState,
+  );
+  return retry === 'final' ? EXIT.REJECTED : EXIT.NOT_SENT_OR_UNKNOWN;
 }
 
 /** A mistake in how the command was called: exit code 2, message on stderr, no stack trace. */

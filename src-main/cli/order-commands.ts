@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { dayIn, dayRange, formatGatewayDate } from '../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../common/order';
+import { OrderRuleError, REASON_RULE, reasonSchema } from '../common/order-policy';
 import { publicFailure } from '../core/gateway/client';
 import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
@@ -102,7 +103,9 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
     if (values.json) {
       io.out(
         JSON.stringify(
-          outcome.ok ? outcome.order : { order: outcome.order ?? null, failure: publicFailure(outcome.failure) },
+          outcome.ok
+            ? outcome.order
+            : { order: outcome.order ?? null, failure: publicFailure(outcome.failure, outcome.order?.state) },
           null,
           2,
         ) + '\n',
@@ -112,7 +115,7 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
         io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
       if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}${flagHint(outcome.failure)}\n`);
     }
-    return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure);
+    return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure, outcome.order?.state);
   });
 }
 
@@ -172,17 +175,13 @@ async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptio
   });
   const id = positionals[0];
   if (!id) throw new UsageError(`order ${kind}: the order id is required`);
-  if (!values.reason || values.reason.trim().length < 3)
-    throw new UsageError('--reason: is required: say why, in at least 3 characters');
+  const reason = reasonSchema.safeParse(values.reason ?? '');
+  if (!reason.success) throw new UsageError(`--${REASON_RULE}`);
   return withLoket(options, io, async (loket) => {
-    if (!loket.log.get(id)) {
-      io.err(`no order ${id}\n`);
-      return EXIT.INVALID_INPUT;
-    }
     const meta = {
       source: 'manager' as const,
       actor: values.actor ?? process.env.USER ?? 'manager',
-      reason: values.reason!,
+      reason: reason.data,
     };
     try {
       const order = kind === 'pay' ? loket.orders.confirmPaid(id, meta) : loket.orders.cancel(id, meta);
@@ -193,8 +192,9 @@ async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptio
       );
       return EXIT.OK;
     } catch (err) {
-      if ((err as Error).name === 'IllegalTransitionError') {
-        io.err(`${(err as Error).message}\n`);
+      // A broken rule (no such order, not a state that can change so) is the caller's mistake: exit 2.
+      if (err instanceof OrderRuleError) {
+        io.err(`${err.message}\n`);
         return EXIT.INVALID_INPUT;
       }
       throw err;

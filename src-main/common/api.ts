@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppInfo } from './app-info';
 import type { FieldIssue } from './order-request';
 import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from './order';
+import { OrderRuleError, reasonSchema, type ApiErrorCode, type FailureClass, type RetrySafety } from './order-policy';
 import type { PaymentKind, PaymentMethod } from './payment-methods';
 
 /**
@@ -25,8 +26,6 @@ export const chargeInputSchema = z
 export type ChargeInput = z.infer<typeof chargeInputSchema>;
 
 const orderId = z.string().min(1).max(36);
-// Trimmed, so the rule is the one OrderService applies: blanks are not a reason.
-const reason = z.string().trim().min(3, 'reason: say why, in at least 3 characters').max(200);
 
 export const apiArgSchemas = {
   appInfo: z.tuple([]),
@@ -45,7 +44,7 @@ export const apiArgSchemas = {
       })
       .strict(),
   ]),
-  cancelOrder: z.tuple([orderId, reason]),
+  cancelOrder: z.tuple([orderId, reasonSchema]),
   retryOrder: z.tuple([orderId]),
   simulatePayment: z.tuple([orderId]),
   showOnDisplay: z.tuple([orderId.nullable()]),
@@ -56,7 +55,9 @@ export const apiArgSchemas = {
 
 /** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
 export interface ChargeFailure {
-  class: 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed';
+  class: FailureClass;
+  /** What the cashier may do next (order-policy.ts): screens show this, they do not work it out. */
+  retry: RetrySafety;
   message: string;
   issues?: FieldIssue[];
   retcode?: string;
@@ -142,15 +143,33 @@ export function isApiMethodName(name: unknown): name is ApiMethodName {
   return typeof name === 'string' && Object.hasOwn(apiArgSchemas, name);
 }
 
+export type { ApiErrorCode } from './order-policy';
+
 /** Error a transport carries back to the renderer: a code it can branch on and words for people. */
 export class ApiError extends Error {
   constructor(
-    readonly code: 'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal',
+    readonly code: ApiErrorCode,
     message: string,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** What every call answers, over IPC and over HTTP alike: a result, or an error code with words for people. */
+export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: { code: ApiErrorCode; message: string } };
+
+/** What a caller may be told about an unexpected failure: nothing of its insides. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error in Loket; the log has the details.';
+
+/**
+ * The one mapping from what a handler threw to what the caller sees. Broken order rules carry their own
+ * code; anything else is `internal` with no detail (the host logs the original).
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof OrderRuleError) return new ApiError(err.code, err.message);
+  return new ApiError('internal', INTERNAL_ERROR_MESSAGE);
 }
 
 /** The one gate every call passes: known method, arguments that parse. */
@@ -167,7 +186,34 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
   return { method, args: parsed.data as unknown[] };
 }
 
-/** What the preload puts on `window.loket`: the API, and a subscription to live events. */
-export type LoketBridge = LoketApi & {
+/**
+ * Runs one call through the gate and the handler and wraps the outcome in the envelope; both transports
+ * use it, so they answer alike. `onInternal` sees the original of an unexpected error, for the log only.
+ */
+export async function dispatchApiCall(
+  handlers: ApiHandlers,
+  method: unknown,
+  args: unknown,
+  onInternal: (method: string, err: unknown) => void,
+): Promise<ApiEnvelope<unknown>> {
+  try {
+    const parsed = parseApiCall(method, args);
+    const handler = handlers[parsed.method] as (...a: unknown[]) => unknown;
+    const result = await handler.apply(handlers, parsed.args);
+    return { ok: true, result: result ?? null };
+  } catch (err) {
+    const error = toApiError(err);
+    if (error.code === 'internal' && !(err instanceof ApiError)) onInternal(String(method), err);
+    return { ok: false, error: { code: error.code, message: error.message } };
+  }
+}
+
+/**
+ * What the preload puts on `window.loket`: every method answers the envelope (errors thrown across
+ * Electron's IPC keep only their message, so they are answered, not thrown), and a subscription to live events.
+ */
+export type LoketBridge = {
+  [M in ApiMethodName]: (...args: ApiArgs<M>) => Promise<ApiEnvelope<ApiResult<M>>>;
+} & {
   onEvent(listener: (event: LiveEvent) => void): () => void;
 };

@@ -1,7 +1,7 @@
 import type { PaymentKind } from './payment-methods';
 
 /**
- * An order's life (DESIGN.md §4). `creating` is logged before the request leaves; `unknown` means it
+ * An order's life (docs/orders.md; its rules are in order-policy.ts). `creating` is logged before the request leaves; `unknown` means it
  * may or may not have reached the gateway and is resolved by reconciliation or a manager.
  */
 export const ORDER_STATES = [
@@ -15,36 +15,6 @@ export const ORDER_STATES = [
   'failed',
 ] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
-
-/** The one state machine. Anything not listed here is an illegal transition. */
-export const TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
-  creating: ['awaiting_payment', 'rejected', 'unknown'],
-  // An inquiry or callback can settle an unknown order in one step; a manager may cancel it.
-  unknown: ['awaiting_payment', 'rejected', 'paid', 'expired', 'failed', 'cancelled'],
-  awaiting_payment: ['paid', 'expired', 'cancelled', 'failed'],
-  rejected: [],
-  paid: [],
-  expired: [],
-  cancelled: [],
-  failed: [],
-};
-
-export const FINAL_STATES: readonly OrderState[] = ['rejected', 'paid', 'expired', 'cancelled', 'failed'];
-
-export function canTransition(from: OrderState, to: OrderState): boolean {
-  return TRANSITIONS[from].includes(to);
-}
-
-export class IllegalTransitionError extends Error {
-  constructor(
-    readonly orderId: string,
-    readonly from: OrderState,
-    readonly to: OrderState,
-  ) {
-    super(`order ${orderId}: cannot go from ${from} to ${to}`);
-    this.name = 'IllegalTransitionError';
-  }
-}
 
 /** Who or what caused an event: kept with every row of the event log. */
 export const EVENT_SOURCES = [

@@ -10,6 +10,7 @@ import {
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
+import { OrderStateError } from '../common/order-policy';
 import type { PaymentMethod } from '../common/payment-methods';
 import { publicFailure } from './gateway/client';
 import type { OrderLog } from './orders/order-log';
@@ -92,7 +93,7 @@ export class AppService implements ApiHandlers {
   }
 
   async retryOrder(id: string): Promise<ChargeResult> {
-    this.requireOrder(id);
+    this.deps.log.require(id);
     return this.settleCharge(await this.deps.orders.resolve(id, { source: 'cashier' }));
   }
 
@@ -111,13 +112,6 @@ export class AppService implements ApiHandlers {
   }
 
   cancelOrder(id: string, reason: string): Order {
-    const order = this.requireOrder(id);
-    if (order.state !== 'awaiting_payment' && order.state !== 'unknown') {
-      throw new ApiError(
-        'conflict',
-        `order ${id} is ${order.state}; only an order waiting for payment or with an unknown outcome can be cancelled`,
-      );
-    }
     return this.deps.orders.cancel(id, { source: 'cashier', actor: 'cashier', reason });
   }
 
@@ -125,15 +119,16 @@ export class AppService implements ApiHandlers {
     if (!this.deps.simulatePayment || this.deps.info.mode !== 'sandbox') {
       throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
     }
-    const order = this.requireOrder(id);
-    if (order.state !== 'awaiting_payment')
-      throw new ApiError('conflict', `order ${id} is ${order.state}; only an order waiting for payment can be paid`);
+    const order = this.deps.log.require(id);
+    if (order.state !== 'awaiting_payment') {
+      throw new OrderStateError(id, order.state, 'only an order waiting for payment can be paid');
+    }
     await this.deps.simulatePayment(id);
-    return this.requireOrder(id);
+    return this.deps.log.require(id);
   }
 
   showOnDisplay(id: string | null): DisplayState {
-    if (id !== null) this.requireOrder(id);
+    if (id !== null) this.deps.log.require(id);
     this.displayOrderId = id;
     const state = this.displayState();
     this.emit({ type: 'display', state });
@@ -164,7 +159,7 @@ export class AppService implements ApiHandlers {
   }
 
   receipt(id: string, options: { paper: 58 | 80; copy: boolean }): { html: string } {
-    const order = this.requireOrder(id);
+    const order = this.deps.log.require(id);
     this.deps.log.note(id, {
       source: 'cashier',
       reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})`,
@@ -173,7 +168,7 @@ export class AppService implements ApiHandlers {
   }
 
   async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
-    const order = this.requireOrder(id);
+    const order = this.deps.log.require(id);
     if (!this.deps.receipts.print)
       return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
     try {
@@ -197,13 +192,11 @@ export class AppService implements ApiHandlers {
       if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
     }
     if (outcome.ok) return { ok: true, order: outcome.order };
-    return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure: publicFailure(outcome.failure) };
-  }
-
-  private requireOrder(id: string): Order {
-    const order = this.deps.log.get(id);
-    if (!order) throw new ApiError('not_found', `no order ${id}`);
-    return order;
+    return {
+      ok: false,
+      ...(outcome.order ? { order: outcome.order } : {}),
+      failure: publicFailure(outcome.failure, outcome.order?.state),
+    };
   }
 
   private emit(event: LiveEvent): void {

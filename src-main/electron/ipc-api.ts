@@ -1,11 +1,12 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { ApiError, apiMethodNames, parseApiCall, type ApiHandlers } from '../common/api';
+import { apiMethodNames, dispatchApiCall, type ApiEnvelope, type ApiHandlers } from '../common/api';
 import { ipcChannel } from '../common/ipc-channels';
 
 /**
  * Registers one `loket:<method>` IPC handler per API method. A call is answered only when it comes from the
- * top frame of one of the app's own pages (isAppUrl), and its arguments go through the same zod gate as
- * browser mode's (parseApiCall) before the handler runs.
+ * top frame of one of the app's own pages (isAppUrl), and it goes through the same gate as browser mode's
+ * (dispatchApiCall). Every call is answered with the envelope, never thrown: Electron keeps only the message
+ * of an error thrown across IPC, and a screen must not have to parse words to learn what went wrong.
  */
 export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) => boolean): void {
   for (const method of apiMethodNames) {
@@ -13,29 +14,18 @@ export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) =>
   }
 }
 
-async function call(
+export async function call(
   method: string,
   handlers: ApiHandlers,
   isAppUrl: (url: string) => boolean,
-  event: IpcMainInvokeEvent,
+  event: Pick<IpcMainInvokeEvent, 'senderFrame'>,
   args: unknown[],
-): Promise<unknown> {
+): Promise<ApiEnvelope<unknown>> {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
     console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}`);
     // Deliberately vague: the caller is not ours, so it learns nothing about why.
-    throw new Error('Forbidden');
+    return { ok: false, error: { code: 'forbidden', message: 'Forbidden' } };
   }
-  try {
-    const parsed = parseApiCall(method, args);
-    const handler = handlers[parsed.method] as (...a: unknown[]) => unknown;
-    return await handler.apply(handlers, parsed.args);
-  } catch (err) {
-    // Only the message crosses to the renderer (Electron drops custom error fields), so the code is its
-    // prefix (read by the renderer's toCallError). Anything unexpected stays in the log, as in browser mode.
-    if (err instanceof ApiError) throw new Error(`${err.code}: ${err.message}`);
-    if ((err as Error)?.name === 'IllegalTransitionError') throw new Error(`conflict: ${(err as Error).message}`);
-    console.error(`[ipc] ${method} failed:`, err);
-    throw new Error('internal: Internal error in Loket; the log has the details.');
-  }
+  return dispatchApiCall(handlers, method, args, (name, err) => console.error(`[ipc] ${name} failed:`, err));
 }

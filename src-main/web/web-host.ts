@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, parseApiCall, type ApiHandlers, type DisplayState, type LiveEvent } from '../common/api';
+import {
+  dispatchApiCall,
+  INTERNAL_ERROR_MESSAGE,
+  type ApiEnvelope,
+  type ApiErrorCode,
+  type ApiHandlers,
+  type DisplayState,
+  type LiveEvent,
+} from '../common/api';
 import { readBody } from '../core/http/read-body';
 import { readStatic } from './static-files';
 import { bearerToken, isAllowedHost, newAccessToken, PAGE_CSP, sameSecret, SECURITY_HEADERS } from './security';
@@ -33,7 +41,7 @@ export interface WebHost {
 const BODY_LIMIT = 64 * 1024;
 const HEARTBEAT_MS = 15_000;
 
-const ERROR_STATUS: Record<ApiError['code'], number> = {
+const ERROR_STATUS: Record<ApiErrorCode, number> = {
   unknown_method: 404,
   invalid_arguments: 400,
   forbidden: 403,
@@ -58,10 +66,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       log(`web: internal error: ${(err as Error)?.stack ?? String(err)}`);
-      json(res, 500, {
-        ok: false,
-        error: { code: 'internal', message: 'Internal error in Loket; the log has the details.' },
-      });
+      fail(res, 500, 'internal', INTERNAL_ERROR_MESSAGE);
     });
   });
   server.on('clientError', (_err, socket) => {
@@ -72,10 +77,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHost(req.headers.host, port)) {
       req.resume();
-      return json(res, 421, {
-        ok: false,
-        error: { code: 'forbidden', message: "This address is not Loket's: open the URL Loket printed." },
-      });
+      return fail(res, 421, 'forbidden', "This address is not Loket's: open the URL Loket printed.");
     }
     const url = new URL(req.url ?? '/', 'http://loket.invalid');
     const path = url.pathname;
@@ -86,25 +88,19 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         bearerToken(req.headers.authorization) ?? (path === '/api/events' ? url.searchParams.get('token') : null);
       if (!sameSecret(given, token)) {
         req.resume();
-        return json(res, 401, {
-          ok: false,
-          error: {
-            code: 'forbidden',
-            message: 'The access token is missing or wrong: open the cashier URL Loket printed at start.',
-          },
-        });
+        return fail(
+          res,
+          401,
+          'forbidden',
+          'The access token is missing or wrong: open the cashier URL Loket printed at start.',
+        );
       }
       if (path === '/api/events' && method === 'GET') return openStream(req, res, (send) => app.subscribe(send));
       const m = /^\/api\/call\/([A-Za-z]+)$/.exec(path);
       if (!m) return notFound(req, res);
       if (method !== 'POST') {
         req.resume();
-        return json(
-          res,
-          405,
-          { ok: false, error: { code: 'invalid_arguments', message: 'Use POST.' } },
-          { allow: 'POST' },
-        );
+        return fail(res, 405, 'invalid_arguments', 'Use POST.', { allow: 'POST' });
       }
       return call(m[1]!, req, res);
     }
@@ -112,21 +108,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (path.startsWith('/display/')) {
       req.resume();
       // The customer display may only read: there is no way to create or change anything here.
-      if (method !== 'GET')
-        return json(
-          res,
-          405,
-          { ok: false, error: { code: 'forbidden', message: 'The customer display is read-only.' } },
-          { allow: 'GET' },
-        );
+      if (method !== 'GET') return fail(res, 405, 'forbidden', 'The customer display is read-only.', { allow: 'GET' });
       if (!sameSecret(url.searchParams.get('key'), displayKey)) {
-        return json(res, 401, {
-          ok: false,
-          error: {
-            code: 'forbidden',
-            message: 'The display key is missing or wrong: open the display URL Loket printed at start.',
-          },
-        });
+        return fail(
+          res,
+          401,
+          'forbidden',
+          'The display key is missing or wrong: open the display URL Loket printed at start.',
+        );
       }
       if (path === '/display/state') return json(res, 200, { ok: true, result: app.displayState() });
       if (path === '/display/events') {
@@ -142,7 +131,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     if (method !== 'GET' && method !== 'HEAD') {
       req.resume();
-      return json(res, 405, { ok: false, error: { code: 'invalid_arguments', message: 'Use GET.' } }, { allow: 'GET' });
+      return fail(res, 405, 'invalid_arguments', 'Use GET.', { allow: 'GET' });
     }
     const file = await readStatic(options.staticDir, path);
     if (!file) return notFound(req, res);
@@ -161,37 +150,19 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const read = await readBody(req, BODY_LIMIT);
     if (read.kind === 'aborted') return;
     if (read.kind === 'too_large')
-      return json(res, 413, {
-        ok: false,
-        error: { code: 'invalid_arguments', message: `The request is larger than ${BODY_LIMIT} bytes.` },
-      });
+      return fail(res, 413, 'invalid_arguments', `The request is larger than ${BODY_LIMIT} bytes.`);
     if (type !== 'application/json')
-      return json(res, 415, {
-        ok: false,
-        error: { code: 'invalid_arguments', message: 'content-type must be application/json.' },
-      });
+      return fail(res, 415, 'invalid_arguments', 'content-type must be application/json.');
     let args: unknown;
     try {
       args = (JSON.parse(read.bytes.toString('utf8') || '{}') as { args?: unknown }).args ?? [];
     } catch {
-      return json(res, 400, {
-        ok: false,
-        error: { code: 'invalid_arguments', message: 'The request body is not valid JSON.' },
-      });
+      return fail(res, 400, 'invalid_arguments', 'The request body is not valid JSON.');
     }
-    try {
-      const parsed = parseApiCall(name, args);
-      const handler = app[parsed.method] as (...a: unknown[]) => unknown;
-      const result = await handler.apply(app, parsed.args);
-      return json(res, 200, { ok: true, result: result ?? null });
-    } catch (err) {
-      if (err instanceof ApiError)
-        return json(res, ERROR_STATUS[err.code], { ok: false, error: { code: err.code, message: err.message } });
-      if ((err as Error)?.name === 'IllegalTransitionError') {
-        return json(res, 409, { ok: false, error: { code: 'conflict', message: (err as Error).message } });
-      }
-      throw err;
-    }
+    const envelope = await dispatchApiCall(app, name, args, (method, err) =>
+      log(`web: ${method} failed: ${(err as Error)?.stack ?? String(err)}`),
+    );
+    return json(res, envelope.ok ? 200 : ERROR_STATUS[envelope.error.code], envelope);
   }
 
   function openStream(
@@ -222,7 +193,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function notFound(req: IncomingMessage, res: ServerResponse): void {
     req.resume();
-    json(res, 404, { ok: false, error: { code: 'not_found', message: 'Nothing here.' } });
+    fail(res, 404, 'not_found', 'Nothing here.');
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -252,6 +223,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       });
     },
   };
+}
+
+function fail(
+  res: ServerResponse,
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+  extra: Record<string, string> = {},
+): void {
+  json(res, status, { ok: false, error: { code, message } } satisfies ApiEnvelope<never>, extra);
 }
 
 function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {

@@ -161,7 +161,7 @@ describe('npm run cli -- order/orders/reconcile', () => {
     expect(shown.events.at(-1)).toMatchObject({ source: 'manager', actor: 'mgr-ani', reason: 'seen in the bank app' });
     const cancel = await cli(['order', 'cancel', paidId, '--reason', 'changed mind']);
     expect(cancel.code).toBe(2);
-    expect(cancel.stderr).toContain('cannot go from paid to cancelled');
+    expect(cancel.stderr).toContain('is paid; only an order that is unknown or awaiting_payment can become cancelled');
   });
 
   it('orders list filters by store day and state', async () => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IllegalTransitionError, type Order } from '../../src-main/common/order';
+import type { Order } from '../../src-main/common/order';
+import { IllegalTransitionError } from '../../src-main/common/order-policy';
 import { openLoket, type Loket } from '../../src-main/runtime';
 
 let dir: string;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from '../../src-main/common/order';
-import { DuplicateOrderError, OrderLog, UnknownOrderError, type NewOrder } from '../../src-main/core/orders/order-log';
+import { DuplicateOrderError, OrderNotFoundError } from '../../src-main/common/order-policy';
+import { OrderLog, type NewOrder } from '../../src-main/core/orders/order-log';
 import { openDatabase, type Database } from '../../src-main/db/open';
 
 let dir: string;
@@ -230,7 +231,7 @@ describe('OrderLog', () => {
   });
 
   it('names an unknown order clearly', () => {
-    expect(() => log.transition('nope', 'unknown', { source: 'system' })).toThrow(UnknownOrderError);
+    expect(() => log.transition('nope', 'unknown', { source: 'system' })).toThrow(OrderNotFoundError);
     expect(() => log.transition('nope', 'unknown', { source: 'system' })).toThrow('no order nope');
     expect(() => log.setDelivery('nope', 'sent', { source: 'system' })).toThrow('no order nope');
     expect(() => log.flagLatePayment('nope', { source: 'callback' })).toThrow('no order nope');
@@ -336,7 +337,7 @@ describe('OrderLog', () => {
         });
       } else {
         expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(
-          `order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`,
+          `order ${id} is ${state}; a late payment is flagged only on a cancelled, expired or failed order`,
         );
         expect(log.get(id)).toEqual(before);
         expect(log.events(id)).toHaveLength(events);

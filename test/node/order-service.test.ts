@@ -258,7 +258,7 @@ describe('gateway statuses, manual override', () => {
       to: 'paid',
     });
     expect(() => loket.orders.cancel(paid.id, { source: 'manager', actor: 'mgr', reason: 'oops' })).toThrow(
-      /cannot go from paid to cancelled/,
+      /is paid; only an order that is unknown or awaiting_payment can become cancelled/,
     );
   });
 });

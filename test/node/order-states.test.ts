@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IllegalTransitionError, ORDER_STATES, TRANSITIONS, type OrderState } from '../../src-main/common/order';
+import { ORDER_STATES, type OrderState } from '../../src-main/common/order';
+import { IllegalTransitionError, TRANSITIONS } from '../../src-main/common/order-policy';
 import { OrderLog, type NewOrder } from '../../src-main/core/orders/order-log';
 import { openDatabase, type Database } from '../../src-main/db/open';
 

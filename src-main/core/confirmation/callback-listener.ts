@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
 import type { Order } from '../../common/order';
+import { GATEWAY_STATUS_STATE } from '../../common/order-policy';
 import { RETCODE, type Retcode } from '../../common/retcodes';
 import { verifyBodySign, type SigningProfile } from '../bodysign';
 import type { OrderLog } from '../orders/order-log';
@@ -10,7 +11,7 @@ import type { OrderService } from '../payments/order-service';
 import { readBody } from '../http/read-body';
 
 /**
- * Loket's callback listener (DESIGN.md §5, "Payment confirmation" (1)): receives the gateway's POSTs to
+ * Loket's callback listener (docs/orders.md, "Payment confirmation"): receives the gateway's POSTs to
  * `notification_url`, proves them authentic over the raw bytes, drops replays, and applies only forward
  * state changes through OrderService.
  *
@@ -209,7 +210,7 @@ async function handle(
   // by this process can slip between reading the order, recording the receipt and changing the state.
   const order = options.log.get(id);
   if (!order) {
-    // Decision: 404, and no receipt. Loket logs every order before its request leaves (DESIGN.md §4), so
+    // Decision: 404, and no receipt. Loket logs every order before its request leaves, so
     // an authentic callback for an id we lack is not a race that resolves itself: this listener is attached
     // to the wrong order log (another terminal, a moved or restored data directory, a misrouted relay).
     // That is fixable, and after the fix a retry can still land, whereas a 200 would make the gateway drop
@@ -251,7 +252,7 @@ async function handle(
       report(`late payment on ${order.state} order ${id}: flagged for the manager`);
       return ok(`order ${id} is ${result.order.state}; the payment was kept and flagged for the manager`);
     case 'unchanged': {
-      const reported = STATUS_STATE[payload.status];
+      const reported = GATEWAY_STATUS_STATE[payload.status];
       if (result.order.state === reported) return ok(`order ${id} was already ${reported}; nothing changed`);
       // Not forward (EXPIRED after PAID, PAID after FAILED…): the state stays, but the contradiction is
       // kept in the order's history so a manager can see the gateway said something else.
@@ -264,8 +265,6 @@ async function handle(
     }
   }
 }
-
-const STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as const;
 
 /**
  * The callback does not describe the order we sent, so it must not settle it. No receipt is recorded,

@@ -1,4 +1,5 @@
-import { FINAL_STATES, type Order } from '../../common/order';
+import type { Order } from '../../common/order';
+import { FINAL_STATES } from '../../common/order-policy';
 import type { GatewayClient } from '../gateway/client';
 import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';

@@ -1,6 +1,7 @@
 import fetch, { type RequestInit } from 'node-fetch';
 import type { ChargeFailure } from '../../common/api';
-import type { PaymentInstruction } from '../../common/order';
+import type { PaymentInstruction, OrderState } from '../../common/order';
+import { retrySafety, type GatewayStatus } from '../../common/order-policy';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
 import type { PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
@@ -13,7 +14,7 @@ export interface GatewayConfig {
   baseUrl: string;
   appId: string;
   signing: SigningProfile;
-  /** Deadline of one call (DESIGN.md §5: 15 s by default). */
+  /** Deadline of one call (15 s by default). */
   timeoutMs: number;
   /** Path of a status inquiry (the sandbox's `/api/status`); null where the gateway has none. */
   inquiryPath: string | null;
@@ -40,7 +41,8 @@ export type CreateResult =
     }
   | { ok: false; failure: GatewayFailure };
 
-export type InquiryStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
+/** The status words of the inquiry (and the callbacks), as order-policy.ts reads them. */
+export type InquiryStatus = GatewayStatus;
 export type InquiryResult =
   /** `token`: where the answer names the order's payment-page token (the sandbox does), so a found order can still be paid. */
   | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; token?: string; raw: string }
@@ -264,9 +266,13 @@ function malformedOrRejected(
 }
 
 /** A failure as people and scripts see it (cashier screen, CLI --json): the raw gateway body stays in the order log. */
-export function publicFailure(failure: GatewayFailure): ChargeFailure {
+export function publicFailure(failure: GatewayFailure, orderState?: OrderState): ChargeFailure {
   return {
     class: failure.class,
+    retry: retrySafety(
+      { class: failure.class, duplicate: failure.class === 'rejected' && failure.duplicate },
+      orderState,
+    ),
     message: failure.message,
     ...(failure.class === 'invalid_input' ? { issues: failure.issues } : {}),
     ...('retcode' in failure && failure.retcode ? { retcode: failure.retcode } : {}),

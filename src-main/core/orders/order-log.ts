@@ -1,13 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { Delivery, EventSource, Order, OrderEvent, OrderState } from '../../common/order';
 import {
+  DuplicateOrderError,
   IllegalTransitionError,
+  LATE_PAYMENT_STATES,
+  OrderNotFoundError,
+  OrderStateError,
   canTransition,
-  type Delivery,
-  type EventSource,
-  type Order,
-  type OrderEvent,
-  type OrderState,
-} from '../../common/order';
+} from '../../common/order-policy';
 import {
   NEW_ORDER_COLUMNS,
   ORDER_COLUMNS,
@@ -57,27 +57,10 @@ export interface CallbackReceipt {
   outcome: string;
 }
 
-export class UnknownOrderError extends Error {
-  constructor(readonly orderId: string) {
-    super(`no order ${orderId}`);
-    this.name = 'UnknownOrderError';
-  }
-}
-
-export class DuplicateOrderError extends Error {
-  constructor(readonly orderId: string) {
-    super(`order ${orderId} already exists; an order id is never reused`);
-    this.name = 'DuplicateOrderError';
-  }
-}
-
-// Money reported for an order that was given up on (or failed) is kept and flagged, never lost.
-const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed'];
-
 type EventType = OrderEvent['type'];
 
 /**
- * The order log (DESIGN.md §4): orders and their append-only events in SQLite. Every write is one
+ * The order log (docs/orders.md): orders and their append-only events in SQLite. Every write is one
  * IMMEDIATE transaction, taking the write lock up front so that the state read and the state written
  * cannot interleave with another connection's; a state and the event that explains it commit together.
  */
@@ -103,7 +86,7 @@ export class OrderLog {
         throw err;
       }
       this.appendEvent(input.id, now, 'created', { source: meta.source, actor: meta.actor }, undefined, 'creating');
-      return this.mustGet(input.id);
+      return this.require(input.id);
     });
   }
 
@@ -114,11 +97,11 @@ export class OrderLog {
   /** Records whether the request left Loket (see Delivery); the state does not change. */
   setDelivery(id: string, delivery: Delivery, meta: Omit<EventMeta, 'payload'>): Order {
     return this.write(() => {
-      const before = this.mustGet(id);
+      const before = this.require(id);
       const now = this.now();
       this.update(id, { delivery, updated_at: now });
       this.appendEvent(id, now, 'delivery', { ...meta, payload: { from: before.delivery, to: delivery } });
-      return this.mustGet(id);
+      return this.require(id);
     });
   }
 
@@ -128,22 +111,20 @@ export class OrderLog {
    */
   flagLatePayment(id: string, meta: EventMeta): Order {
     return this.write(() => {
-      const state = this.mustGetState(id);
+      const { state } = this.require(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new Error(
-          `order ${id} is ${state}: a late payment can be flagged only on a cancelled, expired or failed order`,
-        );
+        throw new OrderStateError(id, state, 'a late payment is flagged only on a cancelled, expired or failed order');
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });
       this.appendEvent(id, now, 'late_payment', meta);
-      return this.mustGet(id);
+      return this.require(id);
     });
   }
 
   note(id: string, meta: EventMeta): OrderEvent {
     return this.write(() => {
-      this.mustGetState(id);
+      this.require(id);
       const seq = this.appendEvent(id, this.now(), 'note', meta);
       return rowToEvent(this.stmt<[number], EventRow>('SELECT * FROM order_events WHERE seq = ?').get(seq)!);
     });
@@ -324,14 +305,14 @@ export class OrderLog {
   }
 
   private transitionInTx(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch): Order {
-    const from = this.mustGetState(id);
+    const from = this.require(id).state;
     if (!canTransition(from, to)) throw new IllegalTransitionError(id, from, to);
     const now = this.now();
     // The event goes first so that a patch breaking a constraint has an event to roll back with it; the
     // tests rely on that to show a state and its event are never written apart.
     this.appendEvent(id, now, 'state_changed', meta, from, to);
     this.update(id, { ...patchColumns(patch), state: to, updated_at: now });
-    return this.mustGet(id);
+    return this.require(id);
   }
 
   private update(id: string, cols: Record<string, SqlValue>): void {
@@ -365,15 +346,10 @@ export class OrderLog {
     return Number(info.lastInsertRowid);
   }
 
-  private mustGetState(id: string): OrderState {
-    const row = this.stmt<[string], { state: OrderState }>('SELECT state FROM orders WHERE id = ?').get(id);
-    if (!row) throw new UnknownOrderError(id);
-    return row.state;
-  }
-
-  private mustGet(id: string): Order {
+  /** The order, or OrderNotFoundError: the one "find it or fail" every caller uses. */
+  require(id: string): Order {
     const order = this.get(id);
-    if (!order) throw new UnknownOrderError(id);
+    if (!order) throw new OrderNotFoundError(id);
     return order;
   }
 }

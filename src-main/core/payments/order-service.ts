@@ -1,4 +1,5 @@
 import { parseGatewayDate } from '../../common/gateway-time';
+import { GATEWAY_STATUS_STATE, checkReason, gatewayStatusEffect } from '../../common/order-policy';
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
 import type { PaymentKind } from '../../common/payment-methods';
 import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
@@ -29,17 +30,14 @@ export interface OrderServiceOptions {
   gatewayTimeZone: string;
   /** Where the gateway should send callbacks; omitted when Loket listens for none. */
   notificationUrl?: string;
-  /** Deadline for methods whose answer carries no expired_date (DESIGN.md §5). */
+  /** Deadline for methods whose answer carries no expired_date (docs/orders.md, "Expiry"). */
   fallbackTtlSeconds: Record<PaymentKind, number>;
 }
 
 export type CreateOutcome = { ok: true; order: Order } | { ok: false; order?: Order; failure: GatewayFailure };
 
-/** Status words of the gateway's inquiry and callbacks, and the state each leads to. */
-const GATEWAY_STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as const;
-
 /**
- * Order creation and resolution (DESIGN.md §4): the order is logged as `creating` before the request
+ * Order creation and resolution (docs/orders.md): the order is logged as `creating` before the request
  * leaves, every answer — or its absence — becomes exactly one logged transition, and a request that may
  * have reached the gateway is never replaced by a fresh order: it is re-sent with the same id and bytes.
  */
@@ -101,7 +99,7 @@ export class OrderService {
    * makes this safe: at worst it answers "already exists".
    */
   async resend(id: string, actor: Actor): Promise<CreateOutcome> {
-    const order = this.require(id);
+    const order = this.log.require(id);
     if (order.state !== 'unknown') {
       return {
         ok: false,
@@ -122,7 +120,7 @@ export class OrderService {
    * makes that safe, and a duplicate answer means it exists there, so the outcome stays unknown.
    */
   async resolve(id: string, actor: Actor): Promise<CreateOutcome> {
-    const order = this.require(id);
+    const order = this.log.require(id);
     if (order.state !== 'unknown') {
       return order.state === 'awaiting_payment' || order.state === 'paid'
         ? { ok: true, order }
@@ -137,7 +135,7 @@ export class OrderService {
       if (!sent.ok && sent.failure.class === 'rejected' && sent.failure.duplicate) {
         return {
           ok: false,
-          order: this.require(id),
+          order: this.log.require(id),
           failure: {
             class: 'unknown',
             message:
@@ -148,7 +146,7 @@ export class OrderService {
       return sent;
     }
     const outcome = await this.reconcileOne(order, actor);
-    const after = this.require(id);
+    const after = this.log.require(id);
     if (after.state === 'unknown') return { ok: false, order: after, failure: { class: 'unknown', message: outcome } };
     if (after.state === 'rejected') {
       return {
@@ -184,7 +182,7 @@ export class OrderService {
       if (answer.ok) {
         if (answer.status === 'PENDING') {
           // The create answer is lost; where the inquiry names the payment-page token, the customer can
-          // still pay through the hosted page (DESIGN.md §5: shown as a QR to open on the phone).
+          // still pay through the hosted page (shown as a QR to open on the phone).
           const instruction = answer.token
             ? ({ type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token } as const)
             : undefined;
@@ -242,37 +240,34 @@ export class OrderService {
     meta: Actor & { reason?: string },
     payload?: unknown,
   ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
-    const order = this.require(id);
-    if (status === 'PENDING') return { order, applied: 'unchanged' };
-    const to = GATEWAY_STATUS_STATE[status];
-    if (order.state === to) return { order, applied: 'unchanged' };
-    if (to === 'paid' && (order.state === 'cancelled' || order.state === 'expired' || order.state === 'failed')) {
+    const order = this.log.require(id);
+    const decided = gatewayStatusEffect(order.state, status);
+    if (decided.effect === 'late_payment') {
       return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
     }
-    if (order.state !== 'awaiting_payment' && order.state !== 'unknown') return { order, applied: 'unchanged' };
-    const patch = to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {};
-    return { order: this.log.transition(id, to, { ...meta, payload }, patch), applied: 'changed' };
+    if (decided.effect === 'none') return { order, applied: 'unchanged' };
+    const patch = decided.to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {};
+    return { order: this.log.transition(id, decided.to, { ...meta, payload }, patch), applied: 'changed' };
   }
 
   /** A manager's confirmation that the customer paid (e.g. seen in the bank app). */
   confirmPaid(id: string, actor: Actor & { reason: string }): Order {
-    requireReason(actor.reason);
-    return this.log.transition(id, 'paid', actor, { paidAt: this.clock.now().toISOString() });
+    return this.log.transition(
+      id,
+      'paid',
+      { ...actor, reason: checkReason(actor.reason) },
+      {
+        paidAt: this.clock.now().toISOString(),
+      },
+    );
   }
 
   cancel(id: string, actor: Actor & { reason: string }): Order {
-    requireReason(actor.reason);
-    return this.log.transition(id, 'cancelled', actor);
-  }
-
-  private require(id: string): Order {
-    const order = this.log.get(id);
-    if (!order) throw new Error(`no order ${id}`);
-    return order;
+    return this.log.transition(id, 'cancelled', { ...actor, reason: checkReason(actor.reason) });
   }
 
   private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
-    const current = this.require(id);
+    const current = this.log.require(id);
     if (current.delivery !== 'pending')
       this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
     let result: CreateResult;
@@ -282,14 +277,14 @@ export class OrderService {
       // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
       // next start: whether the request left is not known, so it is `unknown` at once and reconciled.
       const message = `an unexpected error while sending: ${(err as Error)?.message ?? String(err)}`;
-      const order = this.moveToUnknown(this.require(id), { ...actor, source: 'system', reason: message }, {});
+      const order = this.moveToUnknown(this.log.require(id), { ...actor, source: 'system', reason: message }, {});
       return { ok: false, order, failure: { class: 'unknown', message } };
     }
     return this.apply(id, result, actor);
   }
 
   private apply(id: string, result: CreateResult, actor: Actor): CreateOutcome {
-    const order = this.require(id);
+    const order = this.log.require(id);
     if (result.ok) {
       const done = this.log.transition(
         id,
@@ -353,7 +348,7 @@ export class OrderService {
     if (order.state === 'unknown') {
       if (patch?.delivery) this.log.setDelivery(order.id, patch.delivery, meta);
       else this.log.note(order.id, meta);
-      return this.require(order.id);
+      return this.log.require(order.id);
     }
     return this.log.transition(order.id, 'unknown', meta, patch);
   }
@@ -364,10 +359,6 @@ export class OrderService {
     if (parsed) return parsed.toISOString();
     return new Date(this.clock.now().getTime() + this.options.fallbackTtlSeconds[kind] * 1000).toISOString();
   }
-}
-
-function requireReason(reason: string): void {
-  if (reason.trim().length < 3) throw new Error('reason: say why, in at least 3 characters');
 }
 
 export function describeFailure(failure: GatewayFailure): string {

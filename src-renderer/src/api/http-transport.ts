@@ -1,37 +1,20 @@
-import type { ApiMethodName, DisplayState, LiveEvent, LoketApi } from '../../../src-main/common/api';
+import type { ApiEnvelope, ApiMethodName, DisplayState, LiveEvent, LoketApi } from '../../../src-main/common/api';
 import type { CashierClient, DisplayClient } from './client';
-import { CallError } from './errors';
+import { CallError, unwrap } from './errors';
 import { EventSourceChannel } from './live-channel';
-
-/** Every method of the contract; `satisfies` makes a method added to the contract fail to compile here. */
-const METHODS = {
-  appInfo: true,
-  listMethods: true,
-  listItems: true,
-  createOrder: true,
-  getOrder: true,
-  listOrders: true,
-  cancelOrder: true,
-  retryOrder: true,
-  simulatePayment: true,
-  showOnDisplay: true,
-  displayState: true,
-  receipt: true,
-  printReceipt: true,
-} as const satisfies Record<ApiMethodName, true>;
-
-type Envelope<T> = { ok: true; result: T } | { ok: false; error: { code: CallError['code']; message: string } };
+import { API_METHODS } from './methods';
 
 async function readEnvelope<T>(response: Response): Promise<T> {
-  let body: Envelope<T>;
+  let body: ApiEnvelope<T> | null;
   try {
-    body = (await response.json()) as Envelope<T>;
+    body = (await response.json()) as ApiEnvelope<T> | null;
   } catch {
+    body = null;
+  }
+  if (!body || typeof body.ok !== 'boolean') {
     throw new CallError('internal', `Loket answered HTTP ${response.status} without a readable body.`, response.status);
   }
-  if (body && body.ok === true) return body.result;
-  const error = body && body.ok === false ? body.error : undefined;
-  throw new CallError(error?.code ?? 'internal', error?.message ?? `HTTP ${response.status}`, response.status);
+  return unwrap(body, response.status);
 }
 
 async function request(url: string, init: RequestInit): Promise<Response> {
@@ -53,7 +36,7 @@ export function httpCashierClient(token: string): CashierClient {
     return readEnvelope(response);
   };
   const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of Object.keys(METHODS) as ApiMethodName[]) api[method] = (...args) => call(method, args);
+  for (const method of API_METHODS) api[method] = (...args) => call(method, args);
 
   const live = new EventSourceChannel<LiveEvent>(`/api/events?token=${encodeURIComponent(token)}`, (data) => {
     const event = data as Partial<LiveEvent> | null;

@@ -1,6 +1,8 @@
-import type { LiveEvent, LoketBridge } from '../../../src-main/common/api';
+import type { LiveEvent, LoketApi, LoketBridge } from '../../../src-main/common/api';
 import type { CashierClient, DisplayClient } from './client';
+import { unwrap } from './errors';
 import { ChannelBase } from './live-channel';
+import { API_METHODS } from './methods';
 
 /** The desktop app's live events: the preload forwards them; the channel is up as long as the window is. */
 class IpcChannel<T> extends ChannelBase<T> {
@@ -21,16 +23,26 @@ class IpcChannel<T> extends ChannelBase<T> {
   }
 }
 
-/** The desktop app: the preload's `window.loket` already is the API. */
+/** The bridge answers envelopes; the screens see results, or a CallError thrown, as over HTTP. */
+function unwrapBridge(bridge: LoketBridge): LoketApi {
+  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const method of API_METHODS) {
+    const call = bridge[method] as (...args: unknown[]) => Promise<Parameters<typeof unwrap>[0]>;
+    api[method] = async (...args) => unwrap(await call(...args));
+  }
+  return api as LoketApi;
+}
+
+/** The desktop app: the preload's `window.loket`. */
 export function ipcCashierClient(bridge: LoketBridge): CashierClient {
-  return { transport: 'ipc', api: bridge, live: new IpcChannel(bridge, (event) => event) };
+  return { transport: 'ipc', api: unwrapBridge(bridge), live: new IpcChannel(bridge, (event) => event) };
 }
 
 /** A customer display window in the desktop app: the current state, then the display events. */
 export function ipcDisplayClient(bridge: LoketBridge): DisplayClient {
   return {
     transport: 'ipc',
-    current: () => bridge.displayState(),
+    current: async () => unwrap(await bridge.displayState()),
     live: new IpcChannel(bridge, (event) => (event.type === 'display' ? event.state : undefined)),
   };
 }

@@ -207,7 +207,10 @@ export class CashierStore {
       // unknown outcome, so Charge stays blocked until the cashier has read the message.
       this.problem =
         error.code === 'network' || error.code === 'internal'
-          ? { kind: 'failure', failure: { class: 'unknown', message: describeError(error, i18n.t) } }
+          ? {
+              kind: 'failure',
+              failure: { class: 'unknown', retry: 'may_exist', message: describeError(error, i18n.t) },
+            }
           : { kind: 'error', error };
       return 'problem';
     } finally {

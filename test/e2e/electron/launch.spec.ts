@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
-import { apiMethodNames, type LoketApi } from '../../../src-main/common/api';
+import { apiMethodNames, type LoketBridge } from '../../../src-main/common/api';
 import { electronBinaryPath } from '../../../scripts/electron-binary.mjs';
 
 const mainEntry = join(import.meta.dirname, '../../../out/main/index.js');
@@ -21,8 +21,9 @@ test('the Electron shell shows Loket in sandbox mode, with the API bridged and N
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Loket');
     await expect(page.getByTestId('mode-badge')).toHaveText('SANDBOX');
 
-    const info = await page.evaluate(() => (window as Window & { loket?: LoketApi }).loket?.appInfo());
-    expect(info).toMatchObject({ name: 'Loket', mode: 'sandbox' });
+    // Every bridged call answers the envelope, over IPC as in browser mode.
+    const info = await page.evaluate(() => (window as Window & { loket?: LoketBridge }).loket?.appInfo());
+    expect(info).toMatchObject({ ok: true, result: { name: 'Loket', mode: 'sandbox' } });
 
     // With contextIsolation and nodeIntegration off, nothing of Node reaches the page.
     expect(await page.evaluate(() => typeof require)).toBe('undefined');

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { OrderState } from './order';
+
+/**
+ * The rules of an order's life, each written once: which state may follow which, what counts as a reason,
+ * what a gateway status means for the order, and what a failed charge allows next. Core enforces them,
+ * the API gate and the CLI check arguments with them, and the screens read them instead of deriving their own.
+ * The typed errors below are what core throws when a rule is broken; `toApiError` (api.ts) maps them.
+ */
+
+/** The one state machine. Anything not listed here is an illegal transition. */
+export const TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
+  creating: ['awaiting_payment', 'rejected', 'unknown'],
+  // An inquiry or callback can settle an unknown order in one step; a manager may cancel it.
+  unknown: ['awaiting_payment', 'rejected', 'paid', 'expired', 'failed', 'cancelled'],
+  awaiting_payment: ['paid', 'expired', 'cancelled', 'failed'],
+  rejected: [],
+  paid: [],
+  expired: [],
+  cancelled: [],
+  failed: [],
+};
+
+export const FINAL_STATES: readonly OrderState[] = ['rejected', 'paid', 'expired', 'cancelled', 'failed'];
+
+export function canTransition(from: OrderState, to: OrderState): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** The states an order must be in to become `to`, read off the table. */
+export function statesLeadingTo(to: OrderState): OrderState[] {
+  return (Object.keys(TRANSITIONS) as OrderState[]).filter((from) => TRANSITIONS[from].includes(to));
+}
+
+/** A payment reported for an order given up on (or failed) is kept and flagged, never lost. */
+export const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed'];
+
+/** A person's reason for a manual change (cancel, mark paid, acknowledge): trimmed, 3 to 200 characters. */
+export const REASON_MIN = 3;
+export const REASON_MAX = 200;
+export const REASON_RULE = `reason: say why, in ${REASON_MIN} to ${REASON_MAX} characters`;
+export const reasonSchema = z.string().trim().min(REASON_MIN, REASON_RULE).max(REASON_MAX, REASON_RULE);
+
+/** The reason as it is kept (trimmed); throws InvalidReasonError when it breaks the rule. */
+export function checkReason(reason: unknown): string {
+  const parsed = reasonSchema.safeParse(reason);
+  if (!parsed.success) throw new InvalidReasonError();
+  return parsed.data;
+}
+
+/** Status words of the gateway's inquiry and callbacks, and the state each leads to. */
+export const GATEWAY_STATUS_STATE = { PAID: 'paid', EXPIRED: 'expired', FAILED: 'failed' } as const;
+export type GatewayStatus = keyof typeof GATEWAY_STATUS_STATE | 'PENDING';
+
+/**
+ * What a status reported by the gateway does to an order in `state`: only forward changes apply, a repeat
+ * changes nothing, and a payment for an order already given up on is flagged rather than applied.
+ */
+export type GatewayStatusEffect =
+  | { effect: 'change'; to: OrderState }
+  | { effect: 'late_payment' }
+  | { effect: 'none'; why: 'pending' | 'same' | 'not_forward' };
+
+export function gatewayStatusEffect(state: OrderState, status: GatewayStatus): GatewayStatusEffect {
+  if (status === 'PENDING') return { effect: 'none', why: 'pending' };
+  const to = GATEWAY_STATUS_STATE[status];
+  if (state === to) return { effect: 'none', why: 'same' };
+  if (to === 'paid' && LATE_PAYMENT_STATES.includes(state)) return { effect: 'late_payment' };
+  if (canTransition(state, to)) return { effect: 'change', to };
+  return { effect: 'none', why: 'not_forward' };
+}
+
+/**
+ * What a failed charge allows next, decided here so that no screen works it out again:
+ * - `safe_to_resend`: the request certainly never reached the gateway; send the same order (same id) again.
+ * - `may_exist`: the gateway may have the order (no answer, an unreadable answer, "already exists"): never
+ *   charge again; check again with the same id, or let a manager decide.
+ * - `final`: the gateway refused it, or it was never valid; nothing was charged, a new charge may follow.
+ */
+export type RetrySafety = 'safe_to_resend' | 'may_exist' | 'final';
+
+export type FailureClass = 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed';
+
+export function retrySafety(
+  failure: { class: FailureClass; duplicate?: boolean },
+  orderState?: OrderState,
+): RetrySafety {
+  switch (failure.class) {
+    case 'not_sent':
+      return 'safe_to_resend';
+    case 'unknown':
+    case 'malformed':
+      return 'may_exist';
+    case 'rejected':
+      // A duplicate answer refuses the copy, not the order: it exists at the gateway.
+      return failure.duplicate || orderState === 'unknown' ? 'may_exist' : 'final';
+    case 'invalid_input':
+      // An order already logged as unknown stays open whatever this check said about it.
+      return orderState === 'unknown' ? 'may_exist' : 'final';
+  }
+}
+
+/** The API error codes: what a screen can branch on. */
+export type ApiErrorCode = 'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal';
+
+/** A broken order rule, thrown by core; its `code` says how the API reports it. */
+export abstract class OrderRuleError extends Error {
+  abstract readonly code: ApiErrorCode;
+}
+
+export class OrderNotFoundError extends OrderRuleError {
+  readonly code = 'not_found';
+  constructor(readonly orderId: string) {
+    super(`no order ${orderId}`);
+    this.name = 'OrderNotFoundError';
+  }
+}
+
+export class DuplicateOrderError extends OrderRuleError {
+  readonly code = 'conflict';
+  constructor(readonly orderId: string) {
+    super(`order ${orderId} already exists; an order id is never reused`);
+    this.name = 'DuplicateOrderError';
+  }
+}
+
+export class IllegalTransitionError extends OrderRuleError {
+  readonly code = 'conflict';
+  constructor(
+    readonly orderId: string,
+    readonly from: OrderState,
+    readonly to: OrderState,
+  ) {
+    const from_ = statesLeadingTo(to);
+    super(
+      `order ${orderId} is ${from}; ` +
+        (from_.length > 0 ? `only an order that is ${from_.join(' or ')} can become ${to}` : `nothing becomes ${to}`),
+    );
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+export class InvalidReasonError extends OrderRuleError {
+  readonly code = 'invalid_arguments';
+  constructor() {
+    super(REASON_RULE);
+    this.name = 'InvalidReasonError';
+  }
+}
+
+/** An action the order's present state does not allow, other than a transition (e.g. a late-payment flag). */
+export class OrderStateError extends OrderRuleError {
+  readonly code = 'conflict';
+  constructor(
+    readonly orderId: string,
+    readonly state: OrderState,
+    message: string,
+  ) {
+    super(`order ${orderId} is ${state}; ${message}`);
+    this.name = 'OrderStateError';
+  }
+}

@@ -1,0 +1,23 @@
+import type { ApiMethodName } from '../../../src-main/common/api';
+
+/**
+ * Every method of the contract, spelled out here so the renderer bundle does not pull in the contract's zod
+ * schemas; `satisfies` makes a method added to the contract fail to compile until it is listed.
+ */
+const METHODS = {
+  appInfo: true,
+  listMethods: true,
+  listItems: true,
+  createOrder: true,
+  getOrder: true,
+  listOrders: true,
+  cancelOrder: true,
+  retryOrder: true,
+  simulatePayment: true,
+  showOnDisplay: true,
+  displayState: true,
+  receipt: true,
+  printReceipt: true,
+} as const satisfies Record<ApiMethodName, true>;
+
+export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];
