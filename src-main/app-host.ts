@@ -52,6 +52,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         encoding: client.signing.encoding,
         orders: loket.orders,
         log: loket.log,
+        receipts: loket.receipts,
         report: (line) => log(`callback: ${line}`),
       });
       loket.orders.setNotificationUrl(configured?.publicUrl ?? listener.url);

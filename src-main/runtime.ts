@@ -1,15 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentMethod } from './common/payment-methods';
-import { DEFAULT_SETTINGS, settingsSchema, type LoketSettings } from './common/settings';
+import type { LoketSettings } from './common/settings';
 import { DEFAULT_GATEWAY_TIME_ZONE } from './common/gateway-time';
 import { DEFAULT_SIGNING_PROFILE } from './core/bodysign';
 import { loadPaymentCatalogue } from './core/catalogue';
+import { CallbackReceipts } from './core/confirmation/callback-receipts';
 import { defaultDataDir } from './core/data-dir';
 import { DEFAULT_TIMEOUT_MS, GatewayClient, type GatewayConfig } from './core/gateway/client';
 import { OrderLog } from './core/orders/order-log';
 import { OrderService } from './core/payments/order-service';
 import { systemClock, type Clock, type SecretStore } from './core/ports';
+import { SettingsStore } from './core/settings/settings-store';
 import { openDatabase, type Database } from './db/open';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/server';
@@ -23,6 +25,8 @@ export interface Loket {
   readonly dataDir: string;
   readonly db: Database;
   readonly log: OrderLog;
+  /** Callback receipts, on the order log's connection (so a receipt commits with its change). */
+  readonly receipts: CallbackReceipts;
   readonly orders: OrderService;
   readonly client: GatewayClient;
   readonly settings: LoketSettings;
@@ -49,19 +53,6 @@ export interface OpenOptions {
   sandboxLog?: (line: string) => void;
 }
 
-export const SETTINGS_KEY = 'settings';
-
-export function loadSettings(log: OrderLog): LoketSettings {
-  const stored = log.getSetting<unknown>(SETTINGS_KEY);
-  if (stored === undefined) return DEFAULT_SETTINGS;
-  const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...(stored as object) });
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`the stored settings are not valid (${problems}); fix them with the manager screen or reset them`);
-  }
-  return parsed.data;
-}
-
 export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
@@ -71,13 +62,14 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
   let db = openDatabase(join(dataDir, 'loket.db'));
   let sandbox: SandboxHandle | undefined;
   try {
-    const settings = loadSettings(new OrderLog(db, clock));
+    const settings = new SettingsStore(db, clock).load();
     if (!env.LOKET_GATEWAY_URL && !settings.gateway) {
       // Training mode never writes into the store's books: its orders go to training/loket.db.
       db.close();
       db = openDatabase(join(dataDir, 'training', 'loket.db'));
     }
     const log = new OrderLog(db, clock);
+    const receipts = new CallbackReceipts(db, clock);
     const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
     const methods = loadPaymentCatalogue(env.LOKET_CATALOGUE);
 
@@ -133,6 +125,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       dataDir,
       db,
       log,
+      receipts,
       orders,
       client,
       settings,

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /**
- * Numbered schema migrations, tracked in `PRAGMA user_version` (DESIGN.md §4).
+ * Numbered schema migrations, tracked in `PRAGMA user_version` (docs/orders.md, "The order log").
  *
  * A migration, once released, is frozen: its SQL is literal text, never built from today's constants
  * (e.g. ORDER_STATES), so that migration k means the same thing on every machine for ever. Changing the
@@ -11,6 +11,12 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * A query run first, in the migration's transaction: each row it returns (one column, `problem`)
+   * describes a row of the previous version that `sql` cannot carry over. Any row stops the migration
+   * with MigrationBlockedError naming them all, before anything is changed; no row is dropped or altered.
+   */
+  readonly refuse?: string;
 }
 
 // Every time Loket writes is `Date.toISOString()`: fixed width, so text order is time order and the
@@ -19,6 +25,41 @@ const isoUtc = (column: string): string =>
   `${column} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'`;
 
 const STATES = `'creating','awaiting_payment','rejected','unknown','paid','expired','cancelled','failed'`;
+
+// Migration 4's lists: the PaymentKind values (common/payment-methods.ts) and EVENT_SOURCES (common/order.ts)
+// as they stood when it was written. A new kind or source needs a migration of its own that rebuilds the
+// table with a wider CHECK; test/node/db-migrations.test.ts fails until it exists.
+const KINDS_V4 = `'qris','ewallet_redirect','ewallet_qr_redirect','airtime_sms','airtime','va_bank','va_cstore'`;
+const SOURCES_V4 = `'cashier','gateway','callback','poll','inquiry','manager','startup','reconcile','cli','system'`;
+
+/** [column, an SQL condition true for a value migration 4 cannot copy, what is wrong with it]. */
+type RefusalRule = readonly [column: string, bad: string, why: string];
+
+const notInteger = (...columns: string[]): RefusalRule[] =>
+  columns.map((c) => [c, `typeof(${c}) NOT IN ('integer','null')`, 'is not a whole number (a STRICT INTEGER column)']);
+const blob = (...columns: string[]): RefusalRule[] =>
+  columns.map((c) => [c, `typeof(${c}) = 'blob'`, 'is a BLOB (a STRICT TEXT column)']);
+const nullKey = (column: string): RefusalRule => [column, `${column} IS NULL`, 'is NULL (a STRICT primary key)'];
+
+/**
+ * One `problem` line per row of `table` that breaks any rule, naming each broken column with its value
+ * as SQL quotes it, then the row (`rowRef`, an SQL text expression). One pass over the table.
+ */
+function refusedRows(table: string, rowRef: string, rules: readonly RefusalRule[]): string {
+  const parts = rules.map(
+    ([column, bad, why]) =>
+      `CASE WHEN ${bad} THEN '${table}.${column} = ' || quote(${column}) || ' ${why}, ' ELSE '' END`,
+  );
+  return `SELECT problem FROM (
+      SELECT rtrim(${parts.join(' || ')}, ', ') || ' (row ' || ${rowRef} || ')' AS problem
+      FROM ${table} WHERE ${rules.map(([, bad]) => `(${bad})`).join(' OR ')} ORDER BY rowid)`;
+}
+
+const ORDER_COLUMNS_V4 = `id, terminal_id, api, state, method_id, kind, amount, currency, item_name, item_id, user_id,
+  customer_name, phone, training, request_body, delivery, gateway_transaction_id, instruction, response_body,
+  rejection_retcode, rejection_message, rejection_http_status, expires_at, paid_at, late_payment, created_at, updated_at`;
+const EVENT_COLUMNS_V4 = 'seq, order_id, at, type, from_state, to_state, source, actor, reason, payload';
+const RECEIPT_COLUMNS_V4 = 'id, received_at, order_id, status, body_sha256, outcome';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -110,9 +151,166 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX callback_receipts_order ON callback_receipts (order_id);
     `,
   },
+  {
+    version: 4,
+    name: 'STRICT tables; CHECKs on orders.kind and order_events.source',
+    // Decision: a row the new tables would refuse stops the migration, named, and nothing is changed; no row
+    // is dropped or rewritten to fit. Loket never writes such rows, so one means the file was edited or
+    // written by another build, and only a person can say what the right value is. (An event cannot be
+    // corrected in place: order_events is append-only.)
+    refuse: [
+      refusedRows('orders', `CASE WHEN id IS NULL THEN 'rowid ' || rowid ELSE 'id = ' || quote(id) END`, [
+        nullKey('id'),
+        ['kind', `kind NOT IN (${KINDS_V4})`, `is not a payment kind (${KINDS_V4.replace(/'/g, '')})`],
+        ...notInteger('amount', 'training', 'rejection_http_status', 'late_payment'),
+        ...blob('id', 'terminal_id', 'api', 'state', 'method_id', 'kind', 'currency', 'item_name', 'item_id'),
+        ...blob('user_id', 'customer_name', 'phone', 'request_body', 'delivery', 'gateway_transaction_id'),
+        ...blob('instruction', 'response_body', 'rejection_retcode', 'rejection_message', 'expires_at', 'paid_at'),
+        ...blob('created_at', 'updated_at'),
+      ]),
+      refusedRows('order_events', `'seq = ' || seq`, [
+        ['source', `source NOT IN (${SOURCES_V4})`, `is not an event source (${SOURCES_V4.replace(/'/g, '')})`],
+        ...blob('order_id', 'at', 'type', 'from_state', 'to_state', 'source', 'actor', 'reason', 'payload'),
+      ]),
+      refusedRows('settings', `CASE WHEN key IS NULL THEN 'rowid ' || rowid ELSE 'key = ' || quote(key) END`, [
+        nullKey('key'),
+        ...blob('key', 'value', 'updated_at'),
+      ]),
+      refusedRows('callback_receipts', `'id = ' || id`, [
+        ...blob('received_at', 'order_id', 'status', 'body_sha256', 'outcome'),
+      ]),
+    ].join('\n      UNION ALL\n      '),
+    // SQLite's table rebuild (https://sqlite.org/lang_altertable.html#otheralter): create the new table,
+    // copy, drop the old one, rename the new one, then recreate indexes and triggers. foreign_keys stays ON
+    // (it cannot change inside a transaction), so the steps are ordered for the foreign key to hold at every
+    // statement: the new order_events points at orders_v4 while both old tables still exist, the old child
+    // is dropped before its parent, and renaming orders_v4 rewrites that reference to "orders".
+    sql: `
+      -- Renames must rewrite the foreign key (the default since SQLite 3.26; set here so it cannot differ).
+      PRAGMA legacy_alter_table = OFF;
+
+      CREATE TABLE orders_v4 (
+        id                     TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 36),
+        terminal_id            TEXT NOT NULL,
+        api                    TEXT NOT NULL CHECK (api IN ('v1','v2')),
+        state                  TEXT NOT NULL CHECK (state IN (${STATES})),
+        method_id              TEXT NOT NULL,
+        -- A new kind means a new migration: the catalogue's kinds and this list change together.
+        kind                   TEXT NOT NULL CHECK (kind IN (${KINDS_V4})),
+        amount                 INTEGER NOT NULL CHECK (amount > 0 AND amount = CAST(amount AS INTEGER)),
+        currency               TEXT NOT NULL,
+        item_name              TEXT NOT NULL,
+        item_id                TEXT,
+        user_id                TEXT NOT NULL,
+        customer_name          TEXT,
+        phone                  TEXT,
+        training               INTEGER NOT NULL CHECK (training IN (0,1)),
+        request_body           TEXT NOT NULL CHECK (json_valid(request_body)),
+        delivery               TEXT NOT NULL CHECK (delivery IN ('pending','not_sent','sent','answered')),
+        gateway_transaction_id TEXT,
+        instruction            TEXT CHECK (instruction IS NULL OR json_valid(instruction)),
+        -- Not checked as JSON: a proxy's HTML error page is a response worth keeping too.
+        response_body          TEXT,
+        rejection_retcode      TEXT,
+        rejection_message      TEXT,
+        rejection_http_status  INTEGER,
+        expires_at             TEXT,
+        paid_at                TEXT,
+        late_payment           INTEGER NOT NULL DEFAULT 0 CHECK (late_payment IN (0,1)),
+        created_at             TEXT NOT NULL CHECK (${isoUtc('created_at')}),
+        updated_at             TEXT NOT NULL CHECK (${isoUtc('updated_at')}),
+        -- A rejection is read back only when it has a message, so its other parts must not exist alone.
+        CHECK (rejection_message IS NOT NULL OR (rejection_retcode IS NULL AND rejection_http_status IS NULL))
+      ) STRICT;
+      -- The rowid too, so that even the table's physical order is as it was.
+      INSERT INTO orders_v4 (rowid, ${ORDER_COLUMNS_V4}) SELECT rowid, ${ORDER_COLUMNS_V4} FROM orders;
+
+      CREATE TABLE order_events_v4 (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        order_id   TEXT NOT NULL REFERENCES orders_v4 (id),
+        at         TEXT NOT NULL CHECK (${isoUtc('at')}),
+        type       TEXT NOT NULL CHECK (type IN ('created','state_changed','late_payment','delivery','note')),
+        from_state TEXT CHECK (from_state IS NULL OR from_state IN (${STATES})),
+        to_state   TEXT CHECK (to_state IS NULL OR to_state IN (${STATES})),
+        -- Migration 1 left this unchecked so that sources could be added in code alone. Decided since: the
+        -- schema holds the list, and a new source means a new migration that rebuilds this table.
+        source     TEXT NOT NULL CHECK (source IN (${SOURCES_V4})),
+        actor      TEXT,
+        reason     TEXT,
+        payload    TEXT CHECK (payload IS NULL OR json_valid(payload))
+      ) STRICT;
+      -- The sequence first: copying raises it to the largest seq copied but never lowers it, so the next
+      -- event continues the old sequence and no seq is handed out twice.
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'order_events_v4', seq FROM sqlite_sequence WHERE name = 'order_events';
+      INSERT INTO order_events_v4 (${EVENT_COLUMNS_V4}) SELECT ${EVENT_COLUMNS_V4} FROM order_events;
+
+      -- Child first. Dropping a table fires none of its triggers (the append-only ones go with it) and
+      -- takes its indexes and its sqlite_sequence row along.
+      DROP TABLE order_events;
+      DROP TABLE orders;
+      ALTER TABLE orders_v4 RENAME TO orders;
+      ALTER TABLE order_events_v4 RENAME TO order_events;
+
+      CREATE INDEX orders_created ON orders (created_at);
+      CREATE INDEX orders_state_created ON orders (state, created_at);
+      CREATE INDEX orders_method_created ON orders (method_id, created_at);
+      CREATE INDEX order_events_order ON order_events (order_id, seq);
+
+      -- The log is evidence: once written, a row is never changed or removed, whoever holds the file.
+      CREATE TRIGGER order_events_no_update BEFORE UPDATE ON order_events
+      BEGIN SELECT RAISE(ABORT, 'order_events is append-only: an event cannot be updated'); END;
+      CREATE TRIGGER order_events_no_delete BEFORE DELETE ON order_events
+      BEGIN SELECT RAISE(ABORT, 'order_events is append-only: an event cannot be deleted'); END;
+
+      CREATE TABLE settings_v4 (
+        key        TEXT PRIMARY KEY,
+        value      TEXT NOT NULL CHECK (json_valid(value)),
+        updated_at TEXT NOT NULL CHECK (${isoUtc('updated_at')})
+      ) STRICT;
+      INSERT INTO settings_v4 (rowid, key, value, updated_at) SELECT rowid, key, value, updated_at FROM settings;
+      DROP TABLE settings;
+      ALTER TABLE settings_v4 RENAME TO settings;
+
+      CREATE TABLE callback_receipts_v4 (
+        id          INTEGER PRIMARY KEY,
+        received_at TEXT NOT NULL CHECK (${isoUtc('received_at')}),
+        -- No foreign key: a callback naming an order we never made is recorded too.
+        order_id    TEXT,
+        status      TEXT,
+        body_sha256 TEXT NOT NULL UNIQUE CHECK (length(body_sha256) = 64 AND body_sha256 NOT GLOB '*[^0-9a-f]*'),
+        outcome     TEXT
+      ) STRICT;
+      INSERT INTO callback_receipts_v4 (${RECEIPT_COLUMNS_V4}) SELECT ${RECEIPT_COLUMNS_V4} FROM callback_receipts;
+      DROP TABLE callback_receipts;
+      ALTER TABLE callback_receipts_v4 RENAME TO callback_receipts;
+      CREATE INDEX callback_receipts_order ON callback_receipts (order_id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Rows of the previous version that a migration cannot carry over; the database is left as it was. */
+export class MigrationBlockedError extends Error {
+  constructor(
+    readonly version: number,
+    readonly migrationName: string,
+    /** One line per refused row, as the migration's `refuse` query describes it. */
+    readonly problems: readonly string[],
+  ) {
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN);
+    const more = problems.length - shown.length;
+    super(
+      `migration ${version} (${migrationName}) cannot carry over ${problems.length} row${problems.length === 1 ? '' : 's'} ` +
+        `of this database, so nothing was changed and it stays at version ${version - 1}: ${shown.join('; ')}` +
+        (more > 0 ? `; and ${more} more` : '') +
+        '. Keep a copy of the file, and have these rows repaired before opening it with this Loket again.',
+    );
+    this.name = 'MigrationBlockedError';
+  }
+}
+
+const MAX_PROBLEMS_SHOWN = 20;
 
 export class SchemaTooNewError extends Error {
   constructor(
@@ -152,6 +350,10 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       if (current >= m.version) return;
       if (current !== m.version - 1)
         throw new Error(`cannot apply migration ${m.version} to a database at version ${current}`);
+      if (m.refuse !== undefined) {
+        const problems = db.prepare<[], string>(m.refuse).pluck().all();
+        if (problems.length > 0) throw new MigrationBlockedError(m.version, m.name, problems);
+      }
       try {
         db.exec(m.sql);
       } catch (err) {

@@ -30,7 +30,7 @@ export function openDatabase(path: string): Database {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     // SQLite silently keeps the old mode where WAL is impossible (e.g. some network file systems);
-    // the durability and reader/writer guarantees of DESIGN.md §4 assume WAL, so say so instead.
+    // the durability and reader/writer guarantees of docs/orders.md ("The order log") assume WAL, so say so.
     if (!inMemory && mode !== 'wal')
       throw new Error(
         `cannot use write-ahead logging for ${path} (journal mode stays ${String(mode)}); put the database on a local disk`,

@@ -1,4 +1,4 @@
-// The callback listener (DESIGN.md §5, payment confirmation (1)) against real parts: the order log in a
+// The callback listener (docs/orders.md, "How Loket learns "paid"", (1)) against real parts: the order log in a
 // SQLite file, the embedded sandbox started by openLoket, and real HTTP on 127.0.0.1. Vectors are sent by
 // hand, signed with our own signBody, and then end to end from the sandbox's own callback dispatcher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import type { Order, OrderEvent } from '../../src-main/common/order';
 import { DEFAULT_SIGNING_PROFILE, signBody } from '../../src-main/core/bodysign';
 import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { startCallbackListener, type CallbackListener } from '../../src-main/core/confirmation/callback-listener';
+import { CallbackReceipts } from '../../src-main/core/confirmation/callback-receipts';
 import { GatewayClient } from '../../src-main/core/gateway/client';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { OrderService } from '../../src-main/core/payments/order-service';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     encoding: 'hex',
     orders: loket.orders,
     log: loket.log,
+    receipts: loket.receipts,
     report: (line) => reported.push(line),
   });
 });
@@ -217,6 +219,58 @@ describe('callback vectors sent by hand', () => {
     expect(third.status).toBe(200);
     expect(loket.log.events(order.id)).toEqual(events);
     expect(stateChanges(order.id, 'callback')).toHaveLength(1);
+  });
+
+  it('a failure after the receipt is recorded rolls the receipt back too: the retry applies, not a replay', async () => {
+    const order = await newOrder();
+    const body = callbackBody(order);
+    // On the log's own connection, so it fires inside the listener's transaction, after the receipt.
+    loket.db.exec(`CREATE TEMP TRIGGER fail_paid BEFORE INSERT ON order_events
+      WHEN NEW.order_id = '${order.id}' AND NEW.to_state = 'paid' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
+    try {
+      const failed = await post(body);
+      expect(failed.status).toBe(500);
+      expect(failed.text).not.toContain('disk on fire');
+    } finally {
+      loket.db.exec('DROP TRIGGER temp.fail_paid');
+    }
+    expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
+    const receipts = loket.db.prepare('SELECT COUNT(*) FROM callback_receipts WHERE order_id = ?').pluck();
+    expect(receipts.get(order.id)).toBe(0);
+
+    const retry = await post(body);
+    expect(retry.status).toBe(200);
+    expect(retry.json.message).toBe(`order ${order.id} is now paid`);
+    expect(receipts.get(order.id)).toBe(1);
+    expect(stateChanges(order.id, 'callback')).toHaveLength(1);
+  });
+
+  it('receipts on another connection than the log are refused with a 500 before anything is written', async () => {
+    const other = openDatabase(loket.db.name);
+    const elsewhere = await startCallbackListener({
+      port: 0,
+      path: '/loket/callback',
+      appId: loket.client.config.appId,
+      key: KEY,
+      encoding: 'hex',
+      orders: loket.orders,
+      log: loket.log,
+      receipts: new CallbackReceipts(other),
+      report: (line) => reported.push(line),
+    });
+    try {
+      const order = await newOrder();
+      const res = await post(callbackBody(order), {}, { url: elsewhere.url });
+      expect(res.status).toBe(500);
+      expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
+      expect(loket.db.prepare('SELECT COUNT(*) FROM callback_receipts WHERE order_id = ?').pluck().get(order.id)).toBe(
+        0,
+      );
+      expect(reported.some((l) => l.includes("not on the order log's connection"))).toBe(true);
+    } finally {
+      await elsewhere.close();
+      other.close();
+    }
   });
 
   it('a repeat of an applied status in a different body is a no-op', async () => {

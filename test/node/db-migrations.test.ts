@@ -3,9 +3,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EVENT_SOURCES } from '../../src-main/common/order';
+import { PAYMENT_KINDS } from '../../src-main/common/payment-methods';
 import {
   LATEST_SCHEMA_VERSION,
   MIGRATIONS,
+  MigrationBlockedError,
   SchemaTooNewError,
   migrate,
   schemaVersion,
@@ -96,6 +99,198 @@ function insertEvent(db: Database, orderId: string, type = 'created', to: string
   ).run(orderId, T0, type, to);
 }
 
+interface EventSeed {
+  type: string;
+  source: string;
+  from?: string;
+  to?: string;
+  actor?: string;
+  reason?: string;
+  payload?: string;
+  at?: string;
+}
+
+function addEvent(db: Database, orderId: string, e: EventSeed): void {
+  db.prepare(
+    `INSERT INTO order_events (order_id, at, type, from_state, to_state, source, actor, reason, payload)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    orderId,
+    e.at ?? T0,
+    e.type,
+    e.from ?? null,
+    e.to ?? null,
+    e.source,
+    e.actor ?? null,
+    e.reason ?? null,
+    e.payload ?? null,
+  );
+}
+
+const at = (minute: number) => `2025-03-01T03:${String(minute).padStart(2, '0')}:00.000Z`;
+
+/**
+ * A version-3 database as a day at the counter leaves it: orders of every kind in every state, with
+ * rejections, instructions, raw answers (one an HTML error page), a late payment, notes and delivery
+ * changes; events from every source; settings; callback receipts, one for an order that is not ours.
+ */
+function seedRealisticV3(db: Database): void {
+  const created = (id: string, source = 'cashier') =>
+    addEvent(db, id, { type: 'created', source, to: 'creating', actor: 'kasir-1' });
+  const step = (id: string, from: string, to: string, source: string, extra: Partial<EventSeed> = {}) =>
+    addEvent(db, id, { type: 'state_changed', source, from, to, ...extra });
+
+  insertOrder(db, 'T01-20250301-030000001-AAAA', {
+    state: 'paid',
+    kind: 'qris',
+    method_id: 'qris_dynamic',
+    paid_at: at(4),
+    updated_at: at(4),
+  });
+  created('T01-20250301-030000001-AAAA');
+  addEvent(db, 'T01-20250301-030000001-AAAA', {
+    type: 'delivery',
+    source: 'gateway',
+    payload: '{"from":"pending","to":"answered"}',
+  });
+  step('T01-20250301-030000001-AAAA', 'creating', 'awaiting_payment', 'gateway');
+  step('T01-20250301-030000001-AAAA', 'awaiting_payment', 'paid', 'callback', {
+    at: at(4),
+    reason: 'gateway callback: PAID (transaction SBX-1)',
+    payload: '{"callback":{"status":"PAID","amount":25000},"bodySha256":"' + 'c'.repeat(64) + '"}',
+  });
+
+  insertOrder(db, 'T01-20250301-030100000-BBBB', {
+    state: 'cancelled',
+    kind: 'va_bank',
+    method_id: 'va_bca',
+    customer_name: 'Budi Santoso',
+    amount: 1_250_000,
+    item_name: 'Beras 50 kg — “premium”',
+    item_id: 'SKU-9',
+    instruction: '{"type":"virtual_account","va":"8808123456789","customer_name":"Budi Santoso"}',
+    late_payment: 1,
+    expires_at: '2025-03-02T03:01:00.000Z',
+    updated_at: at(30),
+  });
+  created('T01-20250301-030100000-BBBB');
+  step('T01-20250301-030100000-BBBB', 'creating', 'awaiting_payment', 'gateway');
+  step('T01-20250301-030100000-BBBB', 'awaiting_payment', 'cancelled', 'manager', {
+    actor: 'mgr',
+    reason: 'customer left',
+  });
+  addEvent(db, 'T01-20250301-030100000-BBBB', {
+    type: 'late_payment',
+    source: 'callback',
+    at: at(30),
+    payload: '{"status":"PAID"}',
+  });
+  addEvent(db, 'T01-20250301-030100000-BBBB', {
+    type: 'note',
+    source: 'manager',
+    actor: 'mgr',
+    reason: 'refunded in cash',
+    at: at(31),
+  });
+
+  insertOrder(db, 'T01-20250301-030200000-CCCC', {
+    state: 'rejected',
+    kind: 'ewallet_redirect',
+    method_id: 'ovo',
+    phone: '081234567890',
+    instruction: null,
+    gateway_transaction_id: null,
+    response_body: '<html><body>502 Bad Gateway</body></html>',
+    rejection_retcode: '5000',
+    rejection_message: 'upstream error',
+    rejection_http_status: 502,
+    expires_at: null,
+  });
+  created('T01-20250301-030200000-CCCC');
+  step('T01-20250301-030200000-CCCC', 'creating', 'rejected', 'gateway', { reason: 'HTTP 502' });
+
+  insertOrder(db, 'T01-20250301-030300000-DDDD', {
+    state: 'unknown',
+    kind: 'airtime_sms',
+    method_id: 'telkomsel_sms',
+    delivery: 'sent',
+    instruction: null,
+    gateway_transaction_id: null,
+    response_body: null,
+    expires_at: null,
+    training: 1,
+  });
+  created('T01-20250301-030300000-DDDD', 'cli');
+  step('T01-20250301-030300000-DDDD', 'creating', 'unknown', 'startup', {
+    reason: 'Loket stopped while the request was in flight',
+  });
+  addEvent(db, 'T01-20250301-030300000-DDDD', { type: 'note', source: 'reconcile', reason: 'left for a manager' });
+
+  insertOrder(db, 'T01-20250301-030400000-EEEE', { state: 'expired', kind: 'ewallet_qr_redirect', method_id: 'dana' });
+  created('T01-20250301-030400000-EEEE');
+  step('T01-20250301-030400000-EEEE', 'creating', 'awaiting_payment', 'gateway');
+  step('T01-20250301-030400000-EEEE', 'awaiting_payment', 'expired', 'poll');
+
+  insertOrder(db, 'T01-20250301-030500000-FFFF', { state: 'failed', kind: 'va_cstore', method_id: 'alfamart' });
+  created('T01-20250301-030500000-FFFF');
+  step('T01-20250301-030500000-FFFF', 'creating', 'unknown', 'system', { reason: 'unexpected error' });
+  step('T01-20250301-030500000-FFFF', 'unknown', 'awaiting_payment', 'inquiry');
+  step('T01-20250301-030500000-FFFF', 'awaiting_payment', 'failed', 'inquiry');
+
+  insertOrder(db, 'T01-20250301-030600000-GGGG', {
+    state: 'creating',
+    kind: 'airtime',
+    method_id: 'xl_airtime',
+    delivery: 'pending',
+    instruction: null,
+    gateway_transaction_id: null,
+    response_body: null,
+    expires_at: null,
+  });
+  created('T01-20250301-030600000-GGGG');
+
+  db.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run(
+    'settings',
+    JSON.stringify({ storeName: 'Warung Bu Sri', terminalId: 'T01', gateway: null }),
+    T0,
+  );
+  db.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run('lang', '"id"', at(1));
+  const receipt = db.prepare(
+    'INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)',
+  );
+  receipt.run(at(4), 'T01-20250301-030000001-AAAA', 'PAID', 'c'.repeat(64), 'received PAID while awaiting_payment');
+  receipt.run(at(30), 'T01-20250301-030100000-BBBB', 'PAID', 'd'.repeat(64), 'received PAID while cancelled');
+  receipt.run(at(40), 'not-ours', 'PAID', 'e'.repeat(64), 'unknown order');
+}
+
+/** Every value of every table as SQL quotes it (so 200, 200.0 and '200' differ), and the sequences. */
+function exactDump(db: Database): Record<string, unknown[][]> {
+  const out: Record<string, unknown[][]> = {};
+  for (const t of names(db, 'table')) {
+    const cols = db
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t}') ORDER BY cid`)
+      .all()
+      .map((c) => c.name);
+    out[t] = db
+      .prepare(`SELECT rowid, ${cols.map((c) => `quote(${c})`).join(', ')} FROM ${t} ORDER BY rowid`)
+      .raw()
+      .all() as unknown[][];
+  }
+  out.sqlite_sequence = db.prepare('SELECT name, seq FROM sqlite_sequence ORDER BY name').raw().all() as unknown[][];
+  return out;
+}
+
+function strictTables(db: Database): Record<string, number> {
+  return Object.fromEntries(
+    db
+      .prepare<[], { name: string; strict: number }>(
+        "SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all()
+      .map((r) => [r.name, r.strict]),
+  );
+}
+
 /**
  * One entry per migration: `seed` writes representative data at version k−1, `check` shows that
  * migration k's schema works. A migration without an entry fails the test below, so none goes untested.
@@ -169,6 +364,56 @@ const perMigration: Record<number, { seed(db: Database): void; check(db: Databas
       insert.run(T0, 'not-ours', 'paid', 'b'.repeat(64), 'unknown order');
     },
   },
+  4: {
+    seed: seedRealisticV3,
+    check: (db) => {
+      expect(strictTables(db)).toEqual({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
+      // The new CHECKs.
+      expect(() => insertOrder(db, 'D-1', { kind: 'cash' })).toThrow(/CHECK constraint failed: kind IN/);
+      insertOrder(db, 'D-2');
+      expect(() => addEvent(db, 'D-2', { type: 'created', source: 'robot', to: 'creating' })).toThrow(
+        /CHECK constraint failed: source IN/,
+      );
+      // STRICT: a wrong type is refused, where before it was kept as it came.
+      expect(() => insertOrder(db, 'D-3', { rejection_http_status: 'five hundred', rejection_message: 'x' })).toThrow(
+        /cannot store TEXT value in INTEGER column orders.rejection_http_status/,
+      );
+      expect(() => insertOrder(db, 'D-4', { item_name: Buffer.from('Kopi') })).toThrow(
+        /cannot store BLOB value in TEXT column orders.item_name/,
+      );
+      expect(() => insertOrder(db, 'D-5', { amount: 10.5 })).toThrow(/cannot store REAL value in INTEGER column/);
+      // Everything migration 1 checked is still checked.
+      expect(() => insertOrder(db, 'D-6', { state: 'lost' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertOrder(db, 'D-7', { created_at: '2025-03-01 03:00:00' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertOrder(db, 'D-8', { request_body: 'not json' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertOrder(db, 'D-2')).toThrow(/UNIQUE constraint failed/);
+      expect(() => insertEvent(db, 'no-such-order')).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => insertEvent(db, 'D-2', 'renamed')).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare("INSERT INTO settings (key, value, updated_at) VALUES (NULL, '1', ?)").run(T0)).toThrow(
+        /NOT NULL constraint failed/,
+      );
+      const receipt = db.prepare(
+        'INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, NULL, NULL, ?, ?)',
+      );
+      expect(() => receipt.run(T0, 'c'.repeat(64), 'again')).toThrow(/UNIQUE constraint failed/);
+      expect(() => receipt.run(T0, 'C'.repeat(64), 'upper')).toThrow(/CHECK constraint failed/);
+      // The log is still append-only, and deleting an order with events still breaks its foreign key.
+      expect(() => db.prepare('UPDATE order_events SET reason = ?').run('x')).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM order_events').run()).toThrow(/append-only/);
+      expect(() => db.prepare("DELETE FROM orders WHERE id = 'T01-20250301-030000001-AAAA'").run()).toThrow(
+        /FOREIGN KEY constraint failed/,
+      );
+      expect(names(db, 'index')).toEqual([
+        'callback_receipts_order',
+        'order_events_order',
+        'orders_created',
+        'orders_method_created',
+        'orders_state_created',
+      ]);
+      expect(names(db, 'trigger')).toEqual(['order_events_no_delete', 'order_events_no_update']);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
 
 describe('database migrations', () => {
@@ -178,13 +423,14 @@ describe('database migrations', () => {
     expect(LATEST_SCHEMA_VERSION).toBe(MIGRATIONS.length);
   });
 
-  it('opens an empty file at the latest version with the pragmas of DESIGN.md §4', () => {
+  it('opens an empty file at the latest version with the pragmas of docs/orders.md', () => {
     const path = join(dir, 'nested', 'folder', 'loket.db');
     const db = track(openDatabase(path));
     expect(existsSync(path)).toBe(true);
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(names(db, 'table')).toEqual(['callback_receipts', 'order_events', 'orders', 'settings']);
     expect(names(db, 'trigger')).toEqual(['order_events_no_delete', 'order_events_no_update']);
+    expect(strictTables(db)).toEqual({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -215,6 +461,96 @@ describe('database migrations', () => {
       expect(db.pragma('foreign_key_check')).toEqual([]);
     });
   }
+
+  it('migration 4 carries a realistic version-3 file over value for value, and the sequence goes on', () => {
+    const path = join(dir, 'loket.db');
+    const v3 = rawDb();
+    migrate(v3, MIGRATIONS.slice(0, 3));
+    seedRealisticV3(v3);
+    const before = exactDump(v3);
+    const maxSeq = v3.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
+    expect(before.sqlite_sequence).toEqual([['order_events', maxSeq]]);
+    v3.close();
+
+    // Through openDatabase, as Loket opens the file: WAL, foreign keys on, then the migration.
+    const db = track(openDatabase(path));
+    expect(schemaVersion(db)).toBe(4);
+    expect(exactDump(db)).toEqual(before);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(strictTables(db)).toEqual({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
+    // The foreign key survived the renames and points at the new orders table.
+    expect(db.pragma('foreign_key_list(order_events)')).toMatchObject([
+      { table: 'orders', from: 'order_id', to: 'id' },
+    ]);
+
+    insertEvent(db, 'T01-20250301-030600000-GGGG', 'note', null);
+    const seqs = db.prepare('SELECT seq FROM order_events ORDER BY seq').pluck().all() as number[];
+    expect(seqs.at(-1)).toBe(maxSeq + 1);
+    expect(seqs.at(-1)).toBeGreaterThan(Math.max(...seqs.slice(0, -1)));
+  });
+
+  it('migration 4 keeps a sequence that ran ahead of the rows: no seq is handed out twice', () => {
+    const db = rawDb();
+    migrate(db, MIGRATIONS.slice(0, 3));
+    insertOrder(db, 'S-1');
+    insertEvent(db, 'S-1');
+    insertEvent(db, 'S-1', 'note', null);
+    // As if events 3..41 had been handed out and lost (only a hand edit can do that, but the sequence must hold).
+    db.prepare("UPDATE sqlite_sequence SET seq = 41 WHERE name = 'order_events'").run();
+    migrate(db);
+    expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'order_events'").pluck().get()).toBe(41);
+    insertEvent(db, 'S-1', 'note', null);
+    expect(db.prepare('SELECT seq FROM order_events ORDER BY seq').pluck().all()).toEqual([1, 2, 42]);
+  });
+
+  it('migration 4 refuses rows its tables would not hold, names each, and leaves the file at version 3', () => {
+    const path = join(dir, 'loket.db');
+    const v3 = rawDb();
+    migrate(v3, MIGRATIONS.slice(0, 3));
+    seedRealisticV3(v3);
+    // What no Loket writes, but a hand edit or another build could have: a kind and a source outside the
+    // lists, a status that is not a number, a BLOB where text belongs.
+    insertOrder(v3, 'X-1', { kind: 'cash', rejection_message: 'x', rejection_http_status: 'five hundred' });
+    addEvent(v3, 'X-1', { type: 'created', source: 'robot', to: 'creating' });
+    const robotSeq = v3.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
+    v3.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run('raw', Buffer.from('"x"'), T0);
+    const schema = v3.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+    const before = exactDump(v3);
+    v3.close();
+
+    let error: unknown;
+    try {
+      openDatabase(path);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(MigrationBlockedError);
+    const blocked = error as MigrationBlockedError;
+    expect(blocked.version).toBe(4);
+    expect(blocked.problems).toEqual([
+      "orders.kind = 'cash' is not a payment kind (qris,ewallet_redirect,ewallet_qr_redirect,airtime_sms,airtime,va_bank,va_cstore), " +
+        "orders.rejection_http_status = 'five hundred' is not a whole number (a STRICT INTEGER column) (row id = 'X-1')",
+      `order_events.source = 'robot' is not an event source (cashier,gateway,callback,poll,inquiry,manager,startup,reconcile,cli,system) (row seq = ${robotSeq})`,
+      `settings.value = X'227822' is a BLOB (a STRICT TEXT column) (row key = 'raw')`,
+    ]);
+    expect(blocked.message).toMatch(
+      /^migration 4 \(STRICT tables; CHECKs on orders.kind and order_events.source\) cannot carry over 3 rows of this database, so nothing was changed and it stays at version 3: orders.kind = 'cash'/,
+    );
+
+    // Nothing dropped, nothing rewritten, the old schema in place: the file is as it was.
+    const after = track(new BetterSqlite3(path, { readonly: true }));
+    expect(schemaVersion(after)).toBe(3);
+    expect(after.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all()).toEqual(schema);
+    expect(exactDump(after)).toEqual(before);
+  });
+
+  it('the schema holds every payment kind and event source the code has (a new one needs a migration)', () => {
+    const db = track(openDatabase(join(dir, 'loket.db')));
+    for (const kind of PAYMENT_KINDS) insertOrder(db, `K-${kind}`, { kind });
+    for (const source of EVENT_SOURCES) addEvent(db, 'K-qris', { type: 'note', source });
+    expect(db.prepare('SELECT COUNT(*) FROM order_events').pluck().get()).toBe(EVENT_SOURCES.length);
+  });
 
   it('re-opening an up-to-date database changes nothing', () => {
     const path = join(dir, 'loket.db');

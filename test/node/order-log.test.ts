@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,8 +242,12 @@ describe('OrderLog', () => {
 
   it('refuses an amount that is not a positive whole number, writing nothing', () => {
     expect(() => log.create(minimal('V-1', { amount: 0 }), { source: 'cashier' })).toThrow(/CHECK constraint failed/);
-    expect(() => log.create(minimal('V-2', { amount: 1.5 }), { source: 'cashier' })).toThrow(/CHECK constraint failed/);
+    // The table is STRICT: a fraction is refused for its type, before the CHECK is reached.
+    expect(() => log.create(minimal('V-2', { amount: 1.5 }), { source: 'cashier' })).toThrow(
+      'cannot store REAL value in INTEGER column orders.amount',
+    );
     expect(log.get('V-1')).toBeUndefined();
+    expect(log.get('V-2')).toBeUndefined();
     expect(db.prepare('SELECT COUNT(*) FROM order_events').pluck().get()).toBe(0);
   });
 
@@ -389,47 +392,6 @@ describe('OrderLog', () => {
     expect(log.summary(new Date('2030-01-01T00:00:00.000Z'), new Date('2030-01-02T00:00:00.000Z'))).toEqual([]);
   });
 
-  it('detects a replayed callback by its body hash', () => {
-    orderIn('CB-1', 'awaiting_payment');
-    const body = '{"merchant_transaction_id":"CB-1","status":"paid"}';
-    const bodySha256 = createHash('sha256').update(body).digest('hex');
-    expect(log.recordCallbackReceipt({ bodySha256, orderId: 'CB-1', status: 'paid', outcome: 'applied' })).toBe(true);
-    expect(log.recordCallbackReceipt({ bodySha256, orderId: 'CB-1', status: 'paid', outcome: 'applied' })).toBe(false);
-    const other = createHash('sha256')
-      .update(body + ' ')
-      .digest('hex');
-    expect(log.recordCallbackReceipt({ bodySha256: other, outcome: 'unknown order' })).toBe(true);
-    expect(db.prepare('SELECT order_id, status, outcome FROM callback_receipts ORDER BY id').all()).toEqual([
-      { order_id: 'CB-1', status: 'paid', outcome: 'applied' },
-      { order_id: null, status: null, outcome: 'unknown order' },
-    ]);
-    expect(() => log.recordCallbackReceipt({ bodySha256: bodySha256.toUpperCase(), outcome: 'x' })).toThrow(
-      /lowercase hex/,
-    );
-  });
-
-  it('round-trips settings as JSON and survives a re-open', () => {
-    expect(log.getSetting('terminal')).toBeUndefined();
-    log.setSetting('terminal', { id: 'T1', printers: ['lp0'], copies: 2, kiosk: false });
-    log.setSetting('language', 'id');
-    log.setSetting('language', 'en');
-    log.setSetting('nothing', null);
-    expect(() => log.setSetting('bad', undefined)).toThrow(/cannot be stored as JSON/);
-
-    db.close();
-    db = openDatabase(path);
-    log = new OrderLog(db, { now: () => now });
-    expect(log.getSetting<{ id: string }>('terminal')).toEqual({
-      id: 'T1',
-      printers: ['lp0'],
-      copies: 2,
-      kiosk: false,
-    });
-    expect(log.getSetting('language')).toBe('en');
-    expect(log.getSetting('nothing')).toBeNull();
-    expect(log.getSetting('bad')).toBeUndefined();
-  });
-
   it('an event row cannot be updated or deleted', () => {
     orderIn('E-1', 'paid');
     const events = log.events('E-1');
@@ -541,53 +503,33 @@ describe('OrderLog.onChange', () => {
 });
 
 describe('OrderLog.atomically', () => {
-  it('commits a callback receipt and its state change together, or neither', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { openDatabase } = await import('../../src-main/db/open');
-    const { OrderLog } = await import('../../src-main/core/orders/order-log');
-    const dir = mkdtempSync(join(tmpdir(), 'loket-atomic-'));
-    const db = openDatabase(join(dir, 'loket.db'));
-    try {
-      const log = new OrderLog(db);
-      log.create(
-        {
-          id: 'B-1',
-          terminalId: 'T01',
-          api: 'v2',
-          methodId: 'qris_dynamic',
-          kind: 'qris',
-          amount: 1000,
-          currency: 'IDR',
-          itemName: 'x',
-          userId: 'u',
-          training: true,
-          requestBody: '{}',
-        },
-        { source: 'cli' },
-      );
-      log.transition('B-1', 'awaiting_payment', { source: 'gateway' });
-      const sha = 'a'.repeat(64);
-      expect(() =>
-        log.atomically(() => {
-          log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' });
-          log.transition('B-1', 'paid', { source: 'callback' });
-          throw new Error('crash between the two');
-        }),
-      ).toThrow('crash between the two');
-      expect(log.get('B-1')!.state).toBe('awaiting_payment');
-      // The receipt rolled back too, so the gateway's retry is not mistaken for a replay.
-      expect(
-        log.atomically(
-          () =>
-            log.recordCallbackReceipt({ bodySha256: sha, orderId: 'B-1', status: 'PAID', outcome: 'x' }) &&
-            log.transition('B-1', 'paid', { source: 'callback' }).state,
-        ),
-      ).toBe('paid');
-    } finally {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('commits several writes together, or none of them, and announces only after the commit', () => {
+    orderIn('B-1', 'awaiting_payment');
+    const before = log.get('B-1')!;
+    const events = log.events('B-1');
+    const seen: string[] = [];
+    log.onChange((o) => seen.push(`${o.id}:${o.state}`));
+    expect(() =>
+      log.atomically(() => {
+        log.transition('B-1', 'paid', { source: 'callback' });
+        log.note('B-1', { source: 'callback', reason: 'inside' });
+        throw new Error('crash between the two');
+      }),
+    ).toThrow('crash between the two');
+    expect(log.get('B-1')).toEqual(before);
+    expect(log.events('B-1')).toEqual(events);
+    expect(seen).toEqual([]);
+
+    const state = log.atomically(() => {
+      log.note('B-1', { source: 'callback', reason: 'first' });
+      return log.transition('B-1', 'paid', { source: 'callback' }).state;
+    });
+    expect(state).toBe('paid');
+    expect(log.events('B-1').slice(events.length)).toMatchObject([
+      { type: 'note', reason: 'first' },
+      { type: 'state_changed', to: 'paid' },
+    ]);
+    // One announcement per order, after the outer commit.
+    expect(seen).toEqual(['B-1:paid']);
   });
 });

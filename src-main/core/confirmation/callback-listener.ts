@@ -9,9 +9,10 @@ import { verifyBodySign, type SigningProfile } from '../bodysign';
 import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';
 import { readBody } from '../http/read-body';
+import { CallbackReceipts } from './callback-receipts';
 
 /**
- * Loket's callback listener (docs/orders.md, "Payment confirmation"): receives the gateway's POSTs to
+ * Loket's callback listener (docs/orders.md, "How Loket learns "paid""): receives the gateway's POSTs to
  * `notification_url`, proves them authentic over the raw bytes, drops replays, and applies only forward
  * state changes through OrderService.
  *
@@ -32,6 +33,12 @@ export interface CallbackListenerOptions {
   encoding: SigningProfile['encoding'];
   orders: OrderService;
   log: OrderLog;
+  /**
+   * Where receipts are remembered, to drop replays. It must be on the log's connection, so that a receipt
+   * and the change it causes are one transaction (a store on another connection is refused at the first
+   * callback with a 500, before anything is written). Default: a store on the log's connection and clock.
+   */
+  receipts?: CallbackReceipts;
   /** Default 16 KiB; a real callback is a few hundred bytes. */
   bodyLimitBytes?: number;
   /** One line per callback that did not apply cleanly; never carries the key or a signature. */
@@ -107,10 +114,11 @@ export function createCallbackHandler(
     throw new Error(`callback listener: path must start with "/" (got ${JSON.stringify(options.path)})`);
   const limit = options.bodyLimitBytes ?? DEFAULT_CALLBACK_BODY_LIMIT;
   const report = options.report ?? (() => undefined);
+  const receipts = options.receipts ?? new CallbackReceipts(options.log.db, options.log.clock);
 
   return async (req, res) => {
     try {
-      const answer = await handle(req, options, limit, report);
+      const answer = await handle(req, options, receipts, limit, report);
       send(res, answer);
     } catch (err) {
       // The detail goes to the report only: an answer must never carry internals.
@@ -156,6 +164,7 @@ export async function startCallbackListener(options: CallbackListenerOptions): P
 async function handle(
   req: IncomingMessage,
   options: Omit<CallbackListenerOptions, 'host' | 'port'>,
+  receipts: CallbackReceipts,
   limit: number,
   report: (line: string) => void,
 ): Promise<Answer> {
@@ -232,8 +241,12 @@ async function handle(
   // The receipt and the change it causes commit together: a failure in between must not leave a
   // receipt that makes the gateway's retry look like a replay.
   const result = options.log.atomically(() => {
+    // On another connection the receipt would commit on its own: refuse (500, the gateway retries) rather
+    // than break the guarantee above.
+    if (!receipts.inTransaction)
+      throw new Error("callback receipts are not on the order log's connection; the callback was not applied");
     if (
-      !options.log.recordCallbackReceipt({
+      !receipts.record({
         bodySha256,
         orderId: id,
         status: payload.status,

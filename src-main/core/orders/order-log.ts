@@ -50,13 +50,6 @@ export interface SummaryRow {
   amount: number;
 }
 
-export interface CallbackReceipt {
-  bodySha256: string;
-  orderId?: string;
-  status?: string;
-  outcome: string;
-}
-
 type EventType = OrderEvent['type'];
 
 /**
@@ -72,8 +65,12 @@ export class OrderLog {
   private readonly touched = new Set<string>();
 
   constructor(
-    private readonly db: Database,
-    private readonly clock: Clock = systemClock,
+    /**
+     * The log's connection and clock, for a store whose writes must join the log's transactions (the
+     * callback receipts, in `atomically`); nothing else should write through them.
+     */
+    readonly db: Database,
+    readonly clock: Clock = systemClock,
   ) {}
 
   create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>): Order {
@@ -213,36 +210,6 @@ export class OrderLog {
     return this.list({ state: 'unknown' });
   }
 
-  /** Returns false when a callback with the same body was recorded before: a replay. */
-  recordCallbackReceipt(receipt: CallbackReceipt): boolean {
-    if (!/^[0-9a-f]{64}$/.test(receipt.bodySha256))
-      throw new Error('bodySha256 must be a SHA-256 digest in lowercase hex');
-    return this.write(() => {
-      const info = this.stmt(
-        `INSERT INTO callback_receipts (received_at, order_id, status, body_sha256, outcome) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (body_sha256) DO NOTHING`,
-      ).run(this.now(), receipt.orderId ?? null, receipt.status ?? null, receipt.bodySha256, receipt.outcome);
-      return info.changes === 1;
-    });
-  }
-
-  getSetting<T>(key: string): T | undefined {
-    const row = this.stmt<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key);
-    return row === undefined ? undefined : (JSON.parse(row.value) as T);
-  }
-
-  /** Non-secret settings only: secrets belong in the OS keychain, never in this file. */
-  setSetting(key: string, value: unknown): void {
-    const json = JSON.stringify(value);
-    if (json === undefined) throw new Error(`setting ${key}: value cannot be stored as JSON`);
-    this.write(() =>
-      this.stmt(
-        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      ).run(key, json, this.now()),
-    );
-  }
-
   /**
    * Calls `listener` with each order changed by a committed write (state, delivery, flag or note),
    * after the commit, so a live screen never shows what a rollback undid. Returns the unsubscribe.
@@ -253,8 +220,9 @@ export class OrderLog {
   }
 
   /**
-   * Runs several writes as one transaction: all commit or none does (e.g. a callback's receipt and the
-   * state change it causes). Changes are announced once, after the outer commit.
+   * Runs several writes as one transaction: all commit or none does (e.g. a callback's receipt, written
+   * by CallbackReceipts on this connection, and the state change it causes). Changes are announced once,
+   * after the outer commit.
    */
   atomically<T>(fn: () => T): T {
     return this.write(fn);
