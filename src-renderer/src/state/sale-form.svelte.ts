@@ -17,81 +17,131 @@ export function charLength(value: string): number {
 
 export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '000' | 'backspace' | 'clear';
 
-/** What the cashier is typing: the sale before it is charged. */
+/**
+ * What the cashier is typing: the sale before it is charged. The method and the hosted-page choice are bound
+ * to their inputs; everything else changes through the methods below, which also clear the field's issue.
+ */
 export class SaleForm {
-  amountDigits = $state('');
-  itemName = $state('');
-  /** Set by a quick item; dropped when the name is edited away from it. */
-  itemId = $state<string | undefined>(undefined);
-  private itemIdName: string | undefined;
   methodId = $state('');
-  customerName = $state('');
-  phone = $state('');
   useHostedPage = $state(false);
-  /** The gateway's field issues from the last charge, shown next to their fields. */
-  issues = $state.raw<FieldIssue[]>([]);
 
-  amount = $derived(Number(this.amountDigits || '0'));
-  itemLength = $derived(charLength(this.itemName));
+  #amountDigits = $state('');
+  #itemName = $state('');
+  /** Set by a quick item; dropped when the name is edited away from it. */
+  #itemId = $state<string | undefined>(undefined);
+  #itemIdName: string | undefined;
+  #customerName = $state('');
+  #phone = $state('');
+  /** The gateway's field issues from the last charge, shown next to their fields. */
+  #issues = $state.raw<FieldIssue[]>([]);
+
+  readonly amount = $derived(Number(this.#amountDigits || '0'));
+  readonly itemLength = $derived(charLength(this.#itemName));
+  /** Issues for fields the form has no input for (shown at the top of the form). */
+  readonly otherIssues = $derived(this.#issues.filter((i) => !isFormField(i.field)));
+
+  get amountDigits(): string {
+    return this.#amountDigits;
+  }
+
+  get itemName(): string {
+    return this.#itemName;
+  }
+
+  get itemId(): string | undefined {
+    return this.#itemId;
+  }
+
+  get customerName(): string {
+    return this.#customerName;
+  }
+
+  get phone(): string {
+    return this.#phone;
+  }
+
+  get issues(): readonly FieldIssue[] {
+    return this.#issues;
+  }
 
   setAmountText(text: string): void {
-    this.amountDigits = amountDigits(text);
+    this.#amountDigits = amountDigits(text);
     this.clearIssue('amount');
   }
 
   press(key: KeypadKey): void {
-    if (key === 'clear') this.amountDigits = '';
-    else if (key === 'backspace') this.amountDigits = this.amountDigits.slice(0, -1);
-    else this.amountDigits = amountDigits(this.amountDigits + key);
+    if (key === 'clear') this.#amountDigits = '';
+    else if (key === 'backspace') this.#amountDigits = this.#amountDigits.slice(0, -1);
+    else this.#amountDigits = amountDigits(this.#amountDigits + key);
     this.clearIssue('amount');
   }
 
   /** Sets the item name, cut at the gateway's limit; returns the value kept. */
   setItemName(value: string): string {
     const kept = charLength(value) > ITEM_NAME_MAX ? Array.from(value).slice(0, ITEM_NAME_MAX).join('') : value;
-    this.itemName = kept;
-    if (this.itemId !== undefined && kept !== this.itemIdName) this.itemId = undefined;
+    this.#itemName = kept;
+    if (this.#itemId !== undefined && kept !== this.#itemIdName) this.#itemId = undefined;
     this.clearIssue('item_name');
     return kept;
   }
 
+  setCustomerName(value: string): void {
+    this.#customerName = value;
+    this.clearIssue('customer_name');
+  }
+
+  setPhone(value: string): void {
+    this.#phone = value;
+    this.clearIssue('user_mdn');
+  }
+
   pickItem(item: CatalogueItem): void {
     this.setItemName(item.name);
-    this.itemId = item.itemId;
-    this.itemIdName = this.itemName;
-    this.amountDigits = amountDigits(String(item.price));
+    this.#itemId = item.itemId;
+    this.#itemIdName = this.#itemName;
+    this.#amountDigits = amountDigits(String(item.price));
     this.clearIssue('amount');
   }
 
-  issueFor(field: FormField): FieldIssue | undefined {
-    return this.issues.find((i) => i.field === field);
+  /** Keeps the chosen method when it is still offered, else takes the first one. */
+  offerMethods(methods: readonly PaymentMethod[]): void {
+    if (!methods.some((m) => m.id === this.methodId)) this.methodId = methods[0]?.id ?? '';
   }
 
-  /** Issues for fields the form has no input for (shown at the top of the form). */
-  otherIssues = $derived(this.issues.filter((i) => !isFormField(i.field)));
+  issueFor(field: FormField): FieldIssue | undefined {
+    return this.#issues.find((i) => i.field === field);
+  }
+
+  showIssues(issues: readonly FieldIssue[]): void {
+    this.#issues = [...issues];
+  }
 
   clearIssue(field: string): void {
-    if (this.issues.some((i) => i.field === field)) this.issues = this.issues.filter((i) => i.field !== field);
+    if (this.#issues.some((i) => i.field === field)) this.#issues = this.#issues.filter((i) => i.field !== field);
+  }
+
+  clearIssues(): void {
+    if (this.#issues.length > 0) this.#issues = [];
   }
 
   /** The order to send; extra fields go along only when the chosen method takes them. */
   toChargeInput(method: PaymentMethod | undefined): ChargeInput {
-    const input: ChargeInput = { methodId: this.methodId, amount: this.amount, itemName: this.itemName.trim() };
-    if (this.itemId) input.itemId = this.itemId;
-    if (method?.requiresCustomerName && this.customerName.trim()) input.customerName = this.customerName.trim();
-    if (method?.requiresPhone && this.phone.trim()) input.phone = this.phone.replace(/[\s-]/g, '');
+    const input: ChargeInput = { methodId: this.methodId, amount: this.amount, itemName: this.#itemName.trim() };
+    if (this.#itemId) input.itemId = this.#itemId;
+    if (method?.requiresCustomerName && this.#customerName.trim()) input.customerName = this.#customerName.trim();
+    if (method?.requiresPhone && this.#phone.trim()) input.phone = this.#phone.replace(/[\s-]/g, '');
     if (this.useHostedPage) input.api = 'v1';
     return input;
   }
 
   /** A fresh sale; the method stays chosen, as the next customer usually pays the same way. */
   reset(): void {
-    this.amountDigits = '';
-    this.itemName = '';
-    this.itemId = undefined;
-    this.itemIdName = undefined;
-    this.customerName = '';
-    this.phone = '';
-    this.issues = [];
+    this.#amountDigits = '';
+    this.#itemName = '';
+    this.#itemId = undefined;
+    this.#itemIdName = undefined;
+    this.#customerName = '';
+    this.#phone = '';
+    this.#issues = [];
   }
 }

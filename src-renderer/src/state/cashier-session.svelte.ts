@@ -1,0 +1,187 @@
+import type { CatalogueItem, LiveEvent } from '../../../src-main/common/api';
+import type { AppInfo } from '../../../src-main/common/app-info';
+import type { Order } from '../../../src-main/common/order';
+import type { PaymentMethod } from '../../../src-main/common/payment-methods';
+import type { CashierClient, ConnectionStatus } from '../api/client';
+import { toCallError, type CallError } from '../api/errors';
+import { ChargeManager } from './charge.svelte';
+import { PaymentPanelManager } from './payment-panel.svelte';
+import { PreferencesManager } from './preferences.svelte';
+import { systemNow } from './store-day';
+import { TodayOrdersManager } from './today-orders.svelte';
+
+export type Tab = 'sale' | 'today';
+
+/** Used until the store's own zone is known. */
+const DEFAULT_TIME_ZONE = 'Asia/Jakarta';
+
+/**
+ * The cashier screen: what Loket offers, the live channel, the tab on show, and the managers, wired together
+ * (a charge that gives an order hands it to the payment panel; every live event reaches each manager).
+ */
+export class CashierSession {
+  #info = $state.raw<AppInfo | null>(null);
+  #methods = $state.raw<PaymentMethod[]>([]);
+  #items = $state.raw<CatalogueItem[]>([]);
+  #loadError = $state.raw<CallError | null>(null);
+  #connection = $state<ConnectionStatus>('connecting');
+  #tab = $state<Tab>('sale');
+
+  readonly preferences = new PreferencesManager();
+  readonly payment: PaymentPanelManager;
+  readonly charge: ChargeManager;
+  readonly today: TodayOrdersManager;
+
+  readonly #client: CashierClient;
+  readonly #cleanups: (() => void)[] = [];
+
+  constructor(client: CashierClient, options: { now?: () => Date } = {}) {
+    this.#client = client;
+    const api = client.api;
+    this.payment = new PaymentPanelManager({
+      api,
+      training: () => this.training,
+      networkPrinter: () => this.#info?.networkPrinter ?? false,
+      paper: () => this.preferences.paper,
+    });
+    this.charge = new ChargeManager({
+      api,
+      methods: () => this.#methods,
+      blocked: () => this.payment.order !== null || this.payment.busy !== null,
+      onStart: () => this.payment.clearNotice(),
+      onPayment: (order) => this.payment.show(order),
+    });
+    this.today = new TodayOrdersManager({ api, timeZone: () => this.timeZone, now: options.now ?? systemNow });
+  }
+
+  get info(): AppInfo | null {
+    return this.#info;
+  }
+
+  get methods(): readonly PaymentMethod[] {
+    return this.#methods;
+  }
+
+  get items(): readonly CatalogueItem[] {
+    return this.#items;
+  }
+
+  get loadError(): CallError | null {
+    return this.#loadError;
+  }
+
+  get connection(): ConnectionStatus {
+    return this.#connection;
+  }
+
+  get tab(): Tab {
+    return this.#tab;
+  }
+
+  get training(): boolean {
+    return this.#info?.mode === 'sandbox';
+  }
+
+  get timeZone(): string {
+    return this.#info?.timeZone ?? DEFAULT_TIME_ZONE;
+  }
+
+  /** A new sale may start: nothing is waiting for payment. */
+  get canStartNew(): boolean {
+    return this.payment.canStartNew;
+  }
+
+  /** Something on either tab is in flight that the other actions wait for. */
+  get busy(): boolean {
+    return this.payment.busy !== null || this.charge.checking;
+  }
+
+  async load(): Promise<void> {
+    this.#cleanups.push(this.#client.live.subscribe((event) => this.#onEvent(event)));
+    let wasDown = false;
+    this.#cleanups.push(
+      this.#client.live.onStatus((status) => {
+        this.#connection = status;
+        if (status === 'down') wasDown = true;
+        if (status === 'open' && wasDown) {
+          wasDown = false;
+          void this.#resync();
+        }
+      }),
+    );
+    try {
+      const [info, methods, items] = await Promise.all([
+        this.#client.api.appInfo(),
+        this.#client.api.listMethods(),
+        this.#client.api.listItems(),
+      ]);
+      this.preferences.applyLanguage(info.lang);
+      this.#info = info;
+      this.#methods = methods;
+      this.#items = items;
+      this.charge.form.offerMethods(methods);
+    } catch (err) {
+      this.#loadError = toCallError(err);
+    }
+  }
+
+  dispose(): void {
+    for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    this.#client.live.close();
+  }
+
+  selectTab(tab: Tab): void {
+    this.#tab = tab;
+    if (tab === 'today') void this.today.open();
+  }
+
+  /** Clears the sale and sends the customer display back to its welcome screen. */
+  async newSale(): Promise<void> {
+    if (!this.canStartNew) return;
+    this.selectTab('sale');
+    // An open outcome is dismissed on purpose, never swept away by F2.
+    if (this.charge.outcomeOpen || this.charge.charging) return;
+    this.payment.clear();
+    this.charge.startOver();
+    try {
+      await this.#client.api.showOnDisplay(null);
+    } catch {
+      // The display keeps the last order until the next one; nothing is lost.
+    }
+  }
+
+  /** Back to the payment panel of an order still waiting for payment (from today's list). */
+  async resume(order: Order): Promise<void> {
+    if (!this.canStartNew || this.charge.outcomeOpen || this.charge.charging || order.state !== 'awaiting_payment')
+      return;
+    this.charge.clearProblem();
+    this.selectTab('sale');
+    await this.payment.resume(order);
+  }
+
+  #onEvent(event: LiveEvent): void {
+    if (event.type === 'order') this.#route(event.order);
+  }
+
+  #route(order: Order): void {
+    this.charge.observe(order);
+    this.payment.observe(order);
+    this.today.observe(order);
+  }
+
+  /** After the live channel comes back: events may have been missed. */
+  async #resync(): Promise<void> {
+    const problem = this.charge.problem;
+    const ids = [this.payment.order?.id, problem?.kind === 'error' ? undefined : problem?.order?.id];
+    for (const id of ids) {
+      if (!id) continue;
+      try {
+        const order = await this.#client.api.getOrder(id);
+        if (order) this.#route(order);
+      } catch {
+        // The next event or reconnect brings it.
+      }
+    }
+    await this.today.reload();
+  }
+}

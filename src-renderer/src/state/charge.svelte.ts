@@ -1,0 +1,218 @@
+import type { ChargeFailure, ChargeResult, LoketApi } from '../../../src-main/common/api';
+import type { Order, OrderState } from '../../../src-main/common/order';
+import type { PaymentMethod } from '../../../src-main/common/payment-methods';
+import { toCallError, type CallError } from '../api/errors';
+import { i18n } from '../i18n/i18n.svelte';
+import { describeError } from './describe-error';
+import { isNotOlder } from './order-time';
+import { SaleForm } from './sale-form.svelte';
+
+/**
+ * What a charge that gave no payment to wait for means for the cashier (field issues stay on the form):
+ * - `unknown`: the order may exist at the gateway (`may_exist`): never charge again; check again if there is an order.
+ * - `not_sent`: it certainly never left (`safe_to_resend`): send the same order again.
+ * - `rejected` / `other`: refused or never valid (`final`): nothing was charged; a new charge may follow.
+ * - `error`: the call itself failed in a way that charged nothing (refused access, bad arguments).
+ */
+export type ChargeProblem =
+  | { kind: 'error'; error: CallError; action: null }
+  | {
+      kind: 'unknown' | 'not_sent' | 'rejected' | 'other';
+      failure: ChargeFailure;
+      order?: Order;
+      /** The one button that acts on it besides dismissing: re-send, or ask the gateway again. */
+      action: 'retry' | 'check' | null;
+    };
+
+/** What a charge led to, so the view can move the focus to the right place. */
+export type ChargeOutcome = 'payment' | 'issues' | 'problem' | 'busy';
+
+/** An order in one of these states goes on the payment panel, whatever answer came with it. */
+export const PAYMENT_STATES_SHOWN: readonly OrderState[] = [
+  'awaiting_payment',
+  'paid',
+  'expired',
+  'cancelled',
+  'failed',
+];
+
+/** The server's verdict (`failure.retry`, order-policy.ts) read once, here, for every screen. */
+export function problemFrom(failure: ChargeFailure, order?: Order): ChargeProblem {
+  const kind =
+    failure.retry === 'may_exist'
+      ? 'unknown'
+      : failure.retry === 'safe_to_resend'
+        ? 'not_sent'
+        : failure.class === 'rejected'
+          ? 'rejected'
+          : 'other';
+  const action = kind === 'not_sent' ? 'retry' : kind === 'unknown' && order ? 'check' : null;
+  return { kind, failure, action, ...(order ? { order } : {}) };
+}
+
+export interface ChargeDeps {
+  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay'>;
+  /** The methods on offer, for the fields the chosen one takes. */
+  methods: () => readonly PaymentMethod[];
+  /** Something else holds the screen: an order on the payment panel, or an action on it in flight. */
+  blocked: () => boolean;
+  /** A charge is about to be sent. */
+  onStart: () => void;
+  /** A charge (or a check) gave an order to follow: it goes on the payment panel. */
+  onPayment: (order: Order) => void;
+}
+
+/** How many orders' last live events are remembered for an answer they may have overtaken. */
+const LATEST_KEPT = 50;
+
+/** The sale being typed, sending it, and what to do when that gave no payment to wait for. */
+export class ChargeManager {
+  readonly form = new SaleForm();
+
+  #charging = $state(false);
+  /** A re-send or a check of the problem's order in flight. */
+  #checking = $state(false);
+  #problem = $state.raw<ChargeProblem | null>(null);
+  /** Bookkeeping only (never shown), so a plain Map. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #latest = new Map<string, Order>();
+
+  readonly #deps: ChargeDeps;
+
+  constructor(deps: ChargeDeps) {
+    this.#deps = deps;
+  }
+
+  get selectedMethod(): PaymentMethod | undefined {
+    return this.#deps.methods().find((m) => m.id === this.form.methodId);
+  }
+
+  get charging(): boolean {
+    return this.#charging;
+  }
+
+  get checking(): boolean {
+    return this.#checking;
+  }
+
+  get problem(): ChargeProblem | null {
+    return this.#problem;
+  }
+
+  /**
+   * The last order may exist at the gateway: charging again could take the money twice. The cashier checks
+   * again, or dismisses the message (having read it) before a new charge.
+   */
+  get outcomeOpen(): boolean {
+    return this.#problem?.kind === 'unknown';
+  }
+
+  get canCharge(): boolean {
+    return !this.#charging && !this.#checking && !this.outcomeOpen && !this.#deps.blocked();
+  }
+
+  async charge(): Promise<ChargeOutcome> {
+    if (!this.canCharge) return 'busy';
+    this.#charging = true;
+    this.#problem = null;
+    this.#deps.onStart();
+    try {
+      return this.#settle(await this.#deps.api.createOrder(this.form.toChargeInput(this.selectedMethod)));
+    } catch (err) {
+      const error = toCallError(err);
+      // Loket unreachable or failing mid-call: the order may have reached the gateway, so this is an open
+      // outcome too, and Charge stays blocked until the cashier has read the message.
+      this.#problem =
+        error.code === 'network' || error.code === 'internal'
+          ? problemFrom({ class: 'unknown', retry: 'may_exist', message: describeError(error, i18n.t) })
+          : { kind: 'error', error, action: null };
+      return 'problem';
+    } finally {
+      this.#charging = false;
+    }
+  }
+
+  /** The problem's action: the same order again (same id, so never a second payment), or a new charge. */
+  async retry(): Promise<ChargeOutcome> {
+    const problem = this.#problem;
+    const order = problem?.action ? problem.order : undefined;
+    if (!order) return this.charge();
+    if (this.#checking || this.#charging || this.#deps.blocked()) return 'busy';
+    this.#checking = true;
+    try {
+      return this.#settle(await this.#deps.api.retryOrder(order.id));
+    } catch (err) {
+      // The check itself failed: the order is as open as before, so its warning stays, with the new reason.
+      const now = this.#problem;
+      if (now && now.kind !== 'error') {
+        this.#problem = { ...now, failure: { ...now.failure, message: describeError(toCallError(err), i18n.t) } };
+      }
+      return 'problem';
+    } finally {
+      this.#checking = false;
+    }
+  }
+
+  /** The cashier has read the message: the customer display stops showing that order. */
+  dismissProblem(): void {
+    this.#problem = null;
+    void this.#deps.api.showOnDisplay(null).catch(() => undefined);
+  }
+
+  /** Another order takes the screen (resumed from today's list): the message about this one goes. */
+  clearProblem(): void {
+    this.#problem = null;
+  }
+
+  /** A fresh sale: an empty form and no message. */
+  startOver(): void {
+    this.#problem = null;
+    this.form.reset();
+  }
+
+  /** A live event: it may settle the problem's order, or overtake the answer of the call in flight. */
+  observe(order: Order): void {
+    const seen = this.#latest.get(order.id);
+    if (!isNotOlder(order, seen)) return;
+    this.#latest.delete(order.id);
+    this.#latest.set(order.id, order);
+    if (this.#latest.size > LATEST_KEPT) this.#latest.delete(this.#latest.keys().next().value!);
+
+    const problem = this.#problem;
+    if (problem?.kind === 'error' || problem?.order?.id !== order.id || !isNotOlder(order, problem.order)) return;
+    if (PAYMENT_STATES_SHOWN.includes(order.state)) {
+      // An order whose outcome was open turned out to exist: follow it on the payment panel.
+      this.#problem = null;
+      this.#deps.onPayment(order);
+    } else {
+      this.#problem = problemFrom(problem.failure, order);
+    }
+  }
+
+  /** The call's answer, or the live event about the same order if that one is newer. */
+  #newest(order: Order): Order {
+    const seen = this.#latest.get(order.id);
+    return seen && !isNotOlder(order, seen) ? seen : order;
+  }
+
+  #settle(result: ChargeResult): ChargeOutcome {
+    this.form.clearIssues();
+    if (result.ok) return this.#pay(this.#newest(result.order));
+    const { failure } = result;
+    const order = result.order ? this.#newest(result.order) : undefined;
+    if (failure.class === 'invalid_input' && failure.issues?.length) {
+      this.form.showIssues(failure.issues);
+      this.#problem = null;
+      return 'issues';
+    }
+    if (order && PAYMENT_STATES_SHOWN.includes(order.state)) return this.#pay(order);
+    this.#problem = problemFrom(failure, order);
+    return 'problem';
+  }
+
+  #pay(order: Order): ChargeOutcome {
+    this.#problem = null;
+    this.#deps.onPayment(order);
+    return 'payment';
+  }
+}

@@ -1,0 +1,227 @@
+// A fake CashierClient for the renderer's managers: an API whose every method answers what the test says —
+// a value, a CallError, or nothing until the test releases it — and a live channel the test pushes into.
+import type {
+  ApiArgs,
+  ApiMethodName,
+  ApiResult,
+  ChargeFailure,
+  DisplayState,
+  LiveEvent,
+  LoketApi,
+} from '../../../src-main/common/api';
+import type { AppInfo } from '../../../src-main/common/app-info';
+import type { Order } from '../../../src-main/common/order';
+import type { PaymentMethod } from '../../../src-main/common/payment-methods';
+import type { CashierClient, ConnectionStatus, LiveChannel } from '../../../src-renderer/src/api/client';
+import { CallError } from '../../../src-renderer/src/api/errors';
+import { API_METHODS } from '../../../src-renderer/src/api/methods';
+
+type Answer<M extends ApiMethodName> = (...args: ApiArgs<M>) => ApiResult<M> | Promise<ApiResult<M>>;
+
+/** A call the test holds: it stays pending until released. */
+export interface Held<M extends ApiMethodName> {
+  /** Resolves once the call has been made, with its arguments. */
+  readonly called: Promise<ApiArgs<M>>;
+  resolve(result: ApiResult<M>): void;
+  reject(error: unknown): void;
+}
+
+interface Pending {
+  markCalled(args: unknown[]): void;
+  promise: Promise<unknown>;
+}
+
+export class FakeApi {
+  readonly calls: { method: ApiMethodName; args: unknown[] }[] = [];
+  readonly api: LoketApi;
+  readonly #answers = new Map<ApiMethodName, (...args: unknown[]) => unknown>();
+  readonly #held = new Map<ApiMethodName, Pending[]>();
+
+  constructor() {
+    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const method of API_METHODS) {
+      api[method] = async (...args) => {
+        this.calls.push({ method, args });
+        const held = this.#held.get(method)?.shift();
+        if (held) {
+          held.markCalled(args);
+          return held.promise;
+        }
+        const answer = this.#answers.get(method);
+        if (!answer) throw new Error(`fake API: no answer set for ${method}`);
+        return answer(...args);
+      };
+    }
+    this.api = api as LoketApi;
+  }
+
+  /** Every later call of `method` answers with `answer` (throw inside it to fail). */
+  on<M extends ApiMethodName>(method: M, answer: Answer<M>): this {
+    this.#answers.set(method, answer as (...args: unknown[]) => unknown);
+    return this;
+  }
+
+  /** Every later call of `method` fails with `error`. */
+  fail(method: ApiMethodName, error: unknown = new CallError('network', 'Loket did not answer.')): this {
+    this.#answers.set(method, () => {
+      throw error;
+    });
+    return this;
+  }
+
+  /** The next call of `method` waits until the test resolves or rejects it. */
+  hold<M extends ApiMethodName>(method: M): Held<M> {
+    let resolve!: (value: unknown) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<unknown>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    let markCalled!: (args: unknown[]) => void;
+    const called = new Promise<unknown[]>((res) => (markCalled = res));
+    const queue = this.#held.get(method) ?? [];
+    queue.push({ markCalled, promise });
+    this.#held.set(method, queue);
+    return { called: called as Promise<ApiArgs<M>>, resolve, reject };
+  }
+
+  callsOf<M extends ApiMethodName>(method: M): ApiArgs<M>[] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args as ApiArgs<M>);
+  }
+}
+
+export class FakeLive implements LiveChannel<LiveEvent> {
+  status: ConnectionStatus = 'connecting';
+  closed = false;
+  readonly #listeners = new Set<(event: LiveEvent) => void>();
+  readonly #statusListeners = new Set<(status: ConnectionStatus) => void>();
+
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    listener(this.status);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.#listeners.clear();
+    this.#statusListeners.clear();
+  }
+
+  push(event: LiveEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  pushOrder(order: Order): void {
+    this.push({ type: 'order', order });
+  }
+
+  setStatus(status: ConnectionStatus): void {
+    this.status = status;
+    for (const listener of this.#statusListeners) listener(status);
+  }
+}
+
+export interface FakeClient extends CashierClient {
+  readonly fake: FakeApi;
+  readonly live: FakeLive;
+}
+
+export function fakeClient(): FakeClient {
+  const fake = new FakeApi();
+  return { transport: 'http', api: fake.api, live: new FakeLive(), fake };
+}
+
+/** Lets pending promise callbacks (an answer already given, a fire-and-forget call) run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+let seq = 0;
+
+/** An order, created at 10:00 on 2026-03-10 in Jakarta unless told otherwise. */
+export function makeOrder(overrides: Partial<Order> = {}): Order {
+  seq += 1;
+  const createdAt = overrides.createdAt ?? '2026-03-10T03:00:00.000Z';
+  return {
+    id: `order-${seq}`,
+    terminalId: 'T1',
+    api: 'v2',
+    state: 'awaiting_payment',
+    methodId: 'qris_dynamic',
+    kind: 'qris',
+    amount: 25000,
+    currency: 'IDR',
+    itemName: 'Kopi susu',
+    userId: 'cashier',
+    training: true,
+    delivery: 'answered',
+    latePayment: false,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** The same order, changed later: `updatedAt` moves on by `seconds`. */
+export function later(order: Order, changes: Partial<Order>, seconds = 1): Order {
+  const updatedAt = new Date(Date.parse(order.updatedAt) + seconds * 1000).toISOString();
+  return { ...order, ...changes, updatedAt };
+}
+
+export function failure(overrides: Partial<ChargeFailure> & Pick<ChargeFailure, 'class' | 'retry'>): ChargeFailure {
+  return { message: 'gateway said no', ...overrides };
+}
+
+function method(overrides: Partial<PaymentMethod> & Pick<PaymentMethod, 'id' | 'kind' | 'provider'>): PaymentMethod {
+  return {
+    label: { id: overrides.provider, en: overrides.provider },
+    requiresCustomerName: false,
+    requiresPhone: false,
+    hasShortCode: false,
+    returnsBackUrl: true,
+    enabled: true,
+    minAmount: 1000,
+    maxAmount: 10_000_000,
+    ...overrides,
+  };
+}
+
+export const METHODS: PaymentMethod[] = [
+  method({ id: 'qris_dynamic', kind: 'qris', provider: 'QRIS' }),
+  method({
+    id: 'va_bca',
+    kind: 'va_bank',
+    provider: 'BCA',
+    label: { id: 'Virtual Account BCA', en: 'BCA Virtual Account' },
+    requiresCustomerName: true,
+  }),
+];
+
+export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
+  return {
+    name: 'Loket',
+    version: '0.1.0',
+    mode: 'sandbox',
+    storeName: 'Toko Uji',
+    terminalId: 'T1',
+    lang: 'id',
+    timeZone: 'Asia/Jakarta',
+    networkPrinter: false,
+    ...overrides,
+  };
+}
+
+export const DISPLAY_IDLE: DisplayState = {
+  mode: 'sandbox',
+  storeName: 'Toko Uji',
+  lang: 'id',
+  timeZone: 'Asia/Jakarta',
+  order: null,
+};
