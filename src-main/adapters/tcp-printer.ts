@@ -9,12 +9,26 @@ import { Socket } from 'node:net';
 export const DEFAULT_PRINTER_PORT = 9100;
 export const DEFAULT_PRINTER_TIMEOUT_MS = 4000;
 
+/** One-shot timers. */
+export interface PrinterTimers {
+  schedule(fn: () => void, ms: number): { cancel(): void };
+}
+
+const realTimers: PrinterTimers = {
+  schedule(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
 export interface NetworkPrinterOptions {
   host: string;
   /** Default 9100. */
   port?: number;
   /** The whole job (connect, write, close) must be done within this; default 4000 ms. */
   timeoutMs?: number;
+  /** Real timers by default; a test passes its own to run the time limit out without waiting for it. */
+  timers?: PrinterTimers;
 }
 
 export type PrinterFailure =
@@ -83,6 +97,7 @@ export function sendToNetworkPrinter(bytes: Buffer, opts: NetworkPrinterOptions)
     const host = typeof opts?.host === 'string' ? opts.host.trim() : '';
     const port = opts?.port ?? DEFAULT_PRINTER_PORT;
     const timeoutMs = opts?.timeoutMs ?? DEFAULT_PRINTER_TIMEOUT_MS;
+    const timers = opts?.timers ?? realTimers;
     const invalid = (message: string) =>
       reject(
         new ReceiptPrinterError(
@@ -108,7 +123,7 @@ export function sendToNetworkPrinter(bytes: Buffer, opts: NetworkPrinterOptions)
     const settle = (err?: Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       if (err) {
         socket.destroy();
         reject(err);
@@ -117,7 +132,7 @@ export function sendToNetworkPrinter(bytes: Buffer, opts: NetworkPrinterOptions)
       }
     };
 
-    const timer = setTimeout(() => {
+    const timer = timers.schedule(() => {
       settle(
         connected
           ? new ReceiptPrinterError(

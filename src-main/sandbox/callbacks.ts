@@ -1,6 +1,7 @@
 import fetch from 'node-fetch';
 import { isIP } from 'node:net';
 import { signBody } from '../core/bodysign';
+import { realSandboxClock, type SandboxClock, type Timer } from './clock';
 
 export interface CallbackPolicy {
   /** Attempts in all, the first included. */
@@ -60,14 +61,16 @@ interface Signer {
  */
 export class CallbackDispatcher {
   readonly attempts: CallbackAttempt[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<Timer>();
   private readonly inFlight = new Set<AbortController>();
+  private readonly idleWaiters: (() => void)[] = [];
   private closed = false;
 
   constructor(
     private readonly policy: CallbackPolicy,
     private readonly signer: Signer,
     private readonly log: (line: string) => void,
+    private readonly clock: SandboxClock = realSandboxClock,
   ) {}
 
   send(url: string, payload: Record<string, unknown>): void {
@@ -77,7 +80,7 @@ export class CallbackDispatcher {
         merchant_transaction_id: mtid,
         url,
         attempt: 0,
-        at: new Date().toISOString(),
+        at: this.clock.now().toISOString(),
         error:
           'not sent: the sandbox calls back loopback addresses only (start it with --callbacks-any-host to allow others)',
         delivered: false,
@@ -88,16 +91,29 @@ export class CallbackDispatcher {
     void this.attempt(url, body, mtid, 1);
   }
 
-  /** Resolves once no callback is waiting or in flight; for tests and orderly shutdown. */
-  async idle(): Promise<void> {
-    while (this.timers.size > 0 || this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 10));
+  /**
+   * Resolves once no callback is waiting or in flight; for tests and orderly shutdown. With an injected
+   * clock a retry that is waiting only comes due when the clock is moved on.
+   */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.cancel();
     this.timers.clear();
     for (const c of this.inFlight) c.abort();
+    this.wakeIdleWaiters();
+  }
+
+  private isIdle(): boolean {
+    return this.timers.size === 0 && this.inFlight.size === 0;
+  }
+
+  private wakeIdleWaiters(): void {
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private record(a: CallbackAttempt): void {
@@ -108,10 +124,19 @@ export class CallbackDispatcher {
   }
 
   private async attempt(url: string, body: string, mtid: string, n: number): Promise<void> {
+    try {
+      await this.attemptOnce(url, body, mtid, n);
+    } finally {
+      // Only now, with the next retry (if any) already set, is "nothing waiting" true.
+      this.wakeIdleWaiters();
+    }
+  }
+
+  private async attemptOnce(url: string, body: string, mtid: string, n: number): Promise<void> {
     if (this.closed) return;
     const controller = new AbortController();
     this.inFlight.add(controller);
-    const timer = setTimeout(() => controller.abort(), this.policy.timeoutMs);
+    const timer = this.clock.schedule(() => controller.abort(), this.policy.timeoutMs);
     let status: number | undefined;
     let error: string | undefined;
     try {
@@ -132,7 +157,7 @@ export class CallbackDispatcher {
     } catch (err) {
       error = controller.signal.aborted ? `no answer within ${this.policy.timeoutMs} ms` : (err as Error).message;
     } finally {
-      clearTimeout(timer);
+      timer.cancel();
       this.inFlight.delete(controller);
     }
     const delivered = status !== undefined && status >= 200 && status < 300;
@@ -140,20 +165,19 @@ export class CallbackDispatcher {
       merchant_transaction_id: mtid,
       url,
       attempt: n,
-      at: new Date().toISOString(),
+      at: this.clock.now().toISOString(),
       status,
       error,
       delivered,
     });
     if (delivered || this.closed || n >= this.policy.maxAttempts) return;
-    const t = setTimeout(
+    const t = this.clock.schedule(
       () => {
         this.timers.delete(t);
         void this.attempt(url, body, mtid, n + 1);
       },
       backoffDelay(this.policy, n),
     );
-    t.unref();
     this.timers.add(t);
   }
 }

@@ -10,6 +10,7 @@ import { RETCODE } from '../common/retcodes';
 import { DEFAULT_SIGNING_PROFILE, signingKey, verifyBodySign, type SigningProfile } from '../core/bodysign';
 import { loadPaymentCatalogue } from '../core/catalogue';
 import { CallbackDispatcher, DEFAULT_CALLBACK_POLICY, type CallbackPolicy } from './callbacks';
+import { realSandboxClock, type SandboxClock, type Timer } from './clock';
 import { FaultSwitches, faultSettingsSchema } from './faults';
 import { isJsonContentType, readBody, sendError, sendHtml, sendInternalError, sendJson } from './http-io';
 import {
@@ -47,6 +48,8 @@ export interface SandboxOptions {
   callbacks?: Partial<CallbackPolicy>;
   merchant?: { name: string; city: string; postalCode: string; nmid: string; pan: string };
   log?: (line: string) => void;
+  /** Real time by default; a test passes its own to step expiry, callback retries and latency. */
+  clock?: SandboxClock;
 }
 
 export interface SandboxHandle {
@@ -114,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const merchant = options.merchant ?? DEFAULT_MERCHANT;
   const log = options.log ?? (() => undefined);
   const host = options.host ?? SANDBOX_DEFAULTS.host;
+  const clock = options.clock ?? realSandboxClock;
 
   const orders = new OrderBook();
   const faults = new FaultSwitches();
@@ -121,8 +125,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     { ...DEFAULT_CALLBACK_POLICY, ...options.callbacks },
     { appId, key, encoding: signing.encoding },
     log,
+    clock,
   );
-  const expiryTimers = new Map<string, NodeJS.Timeout>();
+  const expiryTimers = new Map<string, Timer>();
   // Injected latency must not hold close() up: closing ends every pause at once.
   const pauses = new Set<() => void>();
   const pause = (ms: number) =>
@@ -130,11 +135,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           const done = () => {
-            clearTimeout(timer);
+            timer.cancel();
             pauses.delete(done);
             resolve();
           };
-          const timer = setTimeout(done, ms);
+          const timer = clock.schedule(done, ms);
           pauses.add(done);
         });
   let baseUrl = '';
@@ -155,9 +160,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
     }
     order.status = to;
-    order.statusChangedAt = new Date();
+    order.statusChangedAt = clock.now();
     if (to === 'PAID') order.paidAt = order.statusChangedAt;
-    clearTimeout(expiryTimers.get(mtid));
+    expiryTimers.get(mtid)?.cancel();
     expiryTimers.delete(mtid);
     log(`order ${mtid} -> ${to}`);
     if (order.request.notification_url) callbacks.send(order.request.notification_url, statusFacts(order, timeZone));
@@ -165,22 +170,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function expireIfDue(order: SandboxOrder): void {
-    if (order.status === 'PENDING' && Date.now() >= order.expiresAt.getTime())
+    if (order.status === 'PENDING' && clock.now().getTime() >= order.expiresAt.getTime())
       settle(order.request.merchant_transaction_id, 'EXPIRED');
   }
 
   function scheduleExpiry(order: SandboxOrder): void {
     const mtid = order.request.merchant_transaction_id;
-    const timer = setTimeout(
+    const timer = clock.schedule(
       () => {
         expiryTimers.delete(mtid);
         // Timers may wake a little early; then wait again rather than leave the order PENDING for good.
-        if (order.status === 'PENDING' && Date.now() < order.expiresAt.getTime()) scheduleExpiry(order);
+        if (order.status === 'PENDING' && clock.now().getTime() < order.expiresAt.getTime()) scheduleExpiry(order);
         else expireIfDue(order);
       },
-      Math.max(1, order.expiresAt.getTime() - Date.now()),
+      Math.max(1, order.expiresAt.getTime() - clock.now().getTime()),
     );
-    timer.unref();
     expiryTimers.set(mtid, timer);
   }
 
@@ -297,7 +301,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         `merchant_transaction_id: ${JSON.stringify(request.merchant_transaction_id)} is already used by order ${existing.transactionId}; no second order was created`,
       );
     }
-    const now = new Date();
+    const now = clock.now();
     const token = orders.newToken();
     const transactionId = orders.newTransactionId(now);
     const order: SandboxOrder = {
@@ -539,7 +543,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: async () => {
       callbacks.close();
       for (const done of [...pauses]) done();
-      for (const t of expiryTimers.values()) clearTimeout(t);
+      for (const t of expiryTimers.values()) t.cancel();
       expiryTimers.clear();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,8 @@
 // The status poller (DESIGN.md §5, payment confirmation (2)) against real parts: a SQLite order log in
 // a temp dir, the real GatewayClient, and real sandboxes on 127.0.0.1 that settle or expire the orders.
+// Time is a fake clock shared by the poller, the order service and the sandbox: the poller's pauses move
+// it on (so a sandbox expiry or a scheduled payment happens between two inquiries, exactly when due), and
+// jitter is off, so every round falls at a known instant.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +17,10 @@ import { pollDelay, pollUntilSettled, type PollOptions } from '../../src-main/co
 import { GatewayClient } from '../../src-main/core/gateway/client';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { OrderService } from '../../src-main/core/payments/order-service';
-import { systemClock } from '../../src-main/core/ports';
 import { openDatabase, type Database } from '../../src-main/db/open';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle, type SandboxOptions } from '../../src-main/sandbox/server';
-import { waitUntil } from './helpers/sandbox-client';
+import { FakeClock } from './helpers/fake-clock';
+import { waitFor } from './helpers/wait-for';
 
 const METHODS = loadPaymentCatalogue();
 const KEY = SANDBOX_DEFAULTS.appKey;
@@ -27,6 +30,7 @@ interface Rig {
   log: OrderLog;
   client: GatewayClient;
   orders: OrderService;
+  clock: FakeClock;
   close(): Promise<void>;
 }
 
@@ -35,10 +39,11 @@ const open: Rig[] = [];
 async function rig(sandboxOptions: SandboxOptions = {}, notificationUrl?: string): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'loket-polling-'));
   const db: Database = openDatabase(join(dir, 'loket.db'));
-  const sandbox = await startSandbox({ port: 0, methods: METHODS, ...sandboxOptions });
+  const clock = new FakeClock();
+  const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, methods: METHODS, clock, ...sandboxOptions });
   const log = new OrderLog(db);
   const client = gatewayClient(sandbox, '/api/status');
-  const orders = new OrderService(log, client, systemClock, {
+  const orders = new OrderService(log, client, clock, {
     terminalId: 'T01',
     training: true,
     gatewayTimeZone: 'Asia/Jakarta',
@@ -50,6 +55,7 @@ async function rig(sandboxOptions: SandboxOptions = {}, notificationUrl?: string
     log,
     client,
     orders,
+    clock,
     close: async () => {
       await sandbox.close();
       db.close();
@@ -81,41 +87,57 @@ async function newOrder(r: Rig, methodId = 'qris_dynamic'): Promise<Order> {
   return outcome.order;
 }
 
+/** Pauses that move the rig's clock on instead of waiting; each is recorded in `pauses`. */
+function fakeSleep(r: Rig, pauses: number[] = []): NonNullable<PollOptions['sleep']> {
+  return async (ms) => {
+    pauses.push(ms);
+    r.clock.advance(ms);
+  };
+}
+
 const base = (r: Rig, overrides: Partial<PollOptions> = {}): PollOptions => ({
   orders: r.orders,
   log: r.log,
   client: r.client,
   initialDelayMs: 40,
   maxDelayMs: 150,
-  deadline: new Date(Date.now() + 5000),
+  deadline: new Date(r.clock.now().getTime() + 5000),
+  clock: r.clock,
+  sleep: fakeSleep(r),
+  // No jitter: each pause is half its step (see pollDelay), so with 40/150 ms they are 20, 40, 75, 75, …
+  random: () => 0,
   ...overrides,
 });
 
 describe('pollUntilSettled against the sandbox', () => {
-  it('returns paid, applied with source poll, when the sandbox settles it after ~300 ms', async () => {
+  it('returns paid, applied with source poll, when the sandbox settles it 300 ms in', async () => {
     const r = await rig();
     const order = await newOrder(r);
-    const timer = setTimeout(() => r.sandbox.settle(order.id, 'PAID'), 300);
-    try {
-      const result = await pollUntilSettled(order.id, base(r));
-      expect(result.reason).toBe('settled');
-      expect(result.order.state).toBe('paid');
-      expect(result.inquiries).toBeGreaterThanOrEqual(2);
-      const changes = r.log.events(order.id).filter((e) => e.type === 'state_changed');
-      expect(changes.at(-1)).toMatchObject({ from: 'awaiting_payment', to: 'paid', source: 'poll' });
-      expect(changes.filter((e) => e.to === 'paid')).toHaveLength(1);
-      expect(r.log.events(order.id).filter((e) => e.type === 'note')).toHaveLength(0);
-    } finally {
-      clearTimeout(timer);
-    }
+    r.clock.schedule(() => r.sandbox.settle(order.id, 'PAID'), 300);
+    const start = r.clock.now().getTime();
+    const result = await pollUntilSettled(order.id, base(r));
+    expect(result.reason).toBe('settled');
+    expect(result.order.state).toBe('paid');
+    // Asked at 20, 60, 135, 210 and 285 ms (PENDING), then at 360 ms, the first round after the payment.
+    expect(result.inquiries).toBe(6);
+    expect(r.clock.now().getTime() - start).toBe(360);
+    const changes = r.log.events(order.id).filter((e) => e.type === 'state_changed');
+    expect(changes.at(-1)).toMatchObject({ from: 'awaiting_payment', to: 'paid', source: 'poll' });
+    expect(changes.filter((e) => e.to === 'paid')).toHaveLength(1);
+    expect(r.log.events(order.id).filter((e) => e.type === 'note')).toHaveLength(0);
   });
 
   it('returns expired when the sandbox lets the order expire (ttl 1 s)', async () => {
     const r = await rig({ ttlSeconds: { qris: 1 } });
     const order = await newOrder(r);
+    const start = r.clock.now().getTime();
     const result = await pollUntilSettled(order.id, base(r, { initialDelayMs: 100, maxDelayMs: 300 }));
     expect(result.reason).toBe('settled');
     expect(result.order.state).toBe('expired');
+    // The sandbox's own timer expired it at 1 s; the first inquiry after that (pauses of 50, 100, then
+    // 150 ms: at 1050 ms) saw it.
+    expect(r.sandbox.orders.get(order.id)!.status).toBe('EXPIRED');
+    expect(r.clock.now().getTime() - start).toBe(1050);
     expect(r.log.events(order.id).at(-1)).toMatchObject({ type: 'state_changed', to: 'expired', source: 'poll' });
   });
 
@@ -123,14 +145,15 @@ describe('pollUntilSettled against the sandbox', () => {
     const r = await rig();
     const order = await newOrder(r);
     const events = r.log.events(order.id);
-    const started = performance.now();
-    const result = await pollUntilSettled(order.id, base(r, { deadline: new Date(Date.now() + 400) }));
-    const elapsed = performance.now() - started;
+    const deadline = new Date(r.clock.now().getTime() + 400);
+    const pauses: number[] = [];
+    const result = await pollUntilSettled(order.id, base(r, { deadline, sleep: fakeSleep(r, pauses) }));
     expect(result.reason).toBe('deadline');
     expect(result.order.state).toBe('awaiting_payment');
-    expect(result.inquiries).toBeGreaterThanOrEqual(1);
-    expect(elapsed).toBeGreaterThanOrEqual(350);
-    expect(elapsed).toBeLessThan(1500);
+    // It stops at the deadline, not a pause later: the last pause is cut short to end exactly then.
+    expect(pauses).toEqual([20, 40, 75, 75, 75, 75, 40]);
+    expect(r.clock.now()).toEqual(deadline);
+    expect(result.inquiries).toBe(6);
     expect(r.log.events(order.id)).toEqual(events);
     // The expiry is the gateway's to decide: the sandbox still has it PENDING.
     expect(r.sandbox.orders.get(order.id)!.status).toBe('PENDING');
@@ -139,9 +162,15 @@ describe('pollUntilSettled against the sandbox', () => {
   it('with no inquiry configured it returns at once, saying so', async () => {
     const r = await rig();
     const order = await newOrder(r);
-    const started = performance.now();
-    const result = await pollUntilSettled(order.id, base(r, { client: gatewayClient(r.sandbox, null) }));
-    expect(performance.now() - started).toBeLessThan(50);
+    const before = r.clock.now();
+    const pauses: number[] = [];
+    const result = await pollUntilSettled(
+      order.id,
+      base(r, { client: gatewayClient(r.sandbox, null), sleep: fakeSleep(r, pauses) }),
+    );
+    // "At once": not a single pause.
+    expect(pauses).toEqual([]);
+    expect(r.clock.now()).toEqual(before);
     expect(result).toMatchObject({ reason: 'no_inquiry', inquiries: 0 });
     expect(result.order.state).toBe('awaiting_payment');
   });
@@ -150,8 +179,10 @@ describe('pollUntilSettled against the sandbox', () => {
     const r = await rig();
     const order = await newOrder(r);
     r.orders.cancel(order.id, { source: 'manager', actor: 'mgr', reason: 'wrong item' });
-    const result = await pollUntilSettled(order.id, base(r));
+    const pauses: number[] = [];
+    const result = await pollUntilSettled(order.id, base(r, { sleep: fakeSleep(r, pauses) }));
     expect(result).toMatchObject({ reason: 'settled', inquiries: 0 });
+    expect(pauses).toEqual([]);
     expect(result.order.state).toBe('cancelled');
   });
 
@@ -168,7 +199,7 @@ describe('pollUntilSettled against the sandbox', () => {
     });
     try {
       // Any OrderService over the same log will do for creating: this one asks for callbacks.
-      const withCallbacks = new OrderService(r.log, r.client, systemClock, {
+      const withCallbacks = new OrderService(r.log, r.client, r.clock, {
         terminalId: 'T01',
         training: true,
         gatewayTimeZone: 'Asia/Jakarta',
@@ -190,9 +221,9 @@ describe('pollUntilSettled against the sandbox', () => {
             if (sleeps === 2) {
               // Between the first inquiry (PENDING) and the second: the customer pays, the callback lands.
               r.sandbox.settle(id, 'PAID');
-              expect(await waitUntil(() => r.log.get(id)!.state === 'paid', 3000)).toBe(true);
+              await waitFor(() => r.log.get(id)!.state === 'paid', 'the callback to mark the order paid');
             }
-            await new Promise((resolve) => setTimeout(resolve, ms));
+            r.clock.advance(ms);
           },
         }),
       );
@@ -220,37 +251,55 @@ describe('pollUntilSettled against the sandbox', () => {
     await fault.arrayBuffer();
     let inquiriesSeen = 0;
     const counting = { config: r.client.config, inquire: (id: string) => (inquiriesSeen++, r.client.inquire(id)) };
-    const timer = setTimeout(() => r.sandbox.settle(order.id, 'PAID'), 250);
-    try {
-      const result = await pollUntilSettled(
-        order.id,
-        base(r, { client: counting, initialDelayMs: 20, maxDelayMs: 60 }),
-      );
-      expect(result.reason).toBe('settled');
-      expect(result.order.state).toBe('paid');
-      expect(inquiriesSeen).toBeGreaterThanOrEqual(4);
-      const notes = r.log.events(order.id).filter((e) => e.type === 'note');
-      expect(notes).toHaveLength(1);
-      expect(notes[0]).toMatchObject({ source: 'poll' });
-      expect(notes[0]!.reason).toMatch(/status inquiry failed/);
-      expect(notes[0]!.reason).not.toContain(KEY);
-    } finally {
-      clearTimeout(timer);
-    }
+    r.clock.schedule(() => r.sandbox.settle(order.id, 'PAID'), 250);
+    const result = await pollUntilSettled(order.id, base(r, { client: counting, initialDelayMs: 20, maxDelayMs: 60 }));
+    expect(result.reason).toBe('settled');
+    expect(result.order.state).toBe('paid');
+    // Three refused inquiries, then PENDING ones, and PAID at the first round after 250 ms.
+    expect(inquiriesSeen).toBeGreaterThanOrEqual(4);
+    expect(result.inquiries).toBe(inquiriesSeen);
+    const notes = r.log.events(order.id).filter((e) => e.type === 'note');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ source: 'poll' });
+    expect(notes[0]!.reason).toMatch(/status inquiry failed/);
+    expect(notes[0]!.reason).not.toContain(KEY);
   });
 
-  it('stops when its signal aborts, leaving the order as it is', async () => {
+  it('stops when its signal aborts, cutting its real pause short, leaving the order as it is', async () => {
     const r = await rig();
     const order = await newOrder(r);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const started = performance.now();
+    const options = base(r, {
+      signal: controller.signal,
+      initialDelayMs: 3_600_000,
+      maxDelayMs: 3_600_000,
+      deadline: new Date(r.clock.now().getTime() + 7_200_000),
+    });
+    // Its own abortable pause this time: an hour long, so only the abort can end this test in time.
+    delete options.sleep;
+    const polling = pollUntilSettled(order.id, options);
+    controller.abort(); // the poller is in its first pause by now (nothing before it waits)
+    const result = await polling;
+    expect(result).toMatchObject({ reason: 'aborted', inquiries: 0 });
+    expect(result.order.state).toBe('awaiting_payment');
+  });
+
+  it('an abort during a pause stops it before the next inquiry', async () => {
+    const r = await rig();
+    const order = await newOrder(r);
+    const controller = new AbortController();
+    let pauses = 0;
     const result = await pollUntilSettled(
       order.id,
-      base(r, { signal: controller.signal, initialDelayMs: 1000, maxDelayMs: 1000 }),
+      base(r, {
+        signal: controller.signal,
+        sleep: async (ms) => {
+          if (++pauses === 3) controller.abort();
+          r.clock.advance(ms);
+        },
+      }),
     );
-    expect(performance.now() - started).toBeLessThan(900);
-    expect(result).toMatchObject({ reason: 'aborted', inquiries: 0 });
+    expect(result).toMatchObject({ reason: 'aborted', inquiries: 2 });
     expect(result.order.state).toBe('awaiting_payment');
   });
 });

@@ -5,6 +5,7 @@ import type { Loket } from '../../src-main/runtime';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import type { FaultSettings } from '../../src-main/sandbox/faults';
 import { loketAgainst, tempDir } from './helpers/loket';
+import { waitFor } from './helpers/wait-for';
 
 let sandbox: SandboxHandle;
 let dir: ReturnType<typeof tempDir>;
@@ -42,8 +43,10 @@ function states(id: string) {
 describe('OrderService.create', () => {
   it('logs the order as creating before the request leaves', async () => {
     sandbox.faults.set(fault({ latency_ms: 400 }));
+    const atGatewayBefore = sandbox.orders.all().length;
     const pending = loket.orders.create(qris, cashier);
-    await new Promise((r) => setTimeout(r, 150));
+    // Once the sandbox has stored the order, the request has left, and its answer is held back (latency).
+    await waitFor(() => sandbox.orders.all().length > atGatewayBefore, 'the request to reach the sandbox');
     // A second connection sees the committed row while the request is in flight.
     const other = new Database(join(dir.path, 'loket.db'), { readonly: true });
     try {

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReceiptPrinterError, sendToNetworkPrinter } from '../../src-main/adapters/tcp-printer';
 import type { Order } from '../../src-main/common/order';
 import { CHARS_PER_LINE, renderEscPos, toPrinterText, wrapText } from '../../src-main/core/receipts/receipt-escpos';
+import { FakeClock } from './helpers/fake-clock';
 import { receiptContext, vaOrder } from './helpers/receipt-fixtures';
+import { waitFor } from './helpers/wait-for';
 import {
   buildReceipt,
   type PaperWidth,
@@ -290,15 +292,22 @@ describe('sendToNetworkPrinter', () => {
     }
   });
 
-  it('rejects in plain words, quickly, when the printer is down (nothing listening)', async () => {
+  it('rejects in plain words, without waiting out its time limit, when the printer is down (nothing listening)', async () => {
     const port = await listen(createServer());
     await new Promise<void>((resolve) => servers.pop()?.close(() => resolve()));
-    const started = Date.now();
-    const error = await sendToNetworkPrinter(Buffer.from('x'), { host: '127.0.0.1', port, timeoutMs: 3000 }).then(
+    const timers = new FakeClock();
+    const error = await sendToNetworkPrinter(Buffer.from('x'), {
+      host: '127.0.0.1',
+      port,
+      timeoutMs: 3000,
+      timers,
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The clock never moved, so the time limit cannot have run out; the refusal ended the job and the
+    // limit's timer with it.
+    expect(timers.pending()).toEqual([]);
     expect(error).toBeInstanceOf(ReceiptPrinterError);
     expect((error as ReceiptPrinterError).message).toBe(
       `the receipt printer at 127.0.0.1:${port} refused the connection (is it switched on, and is ${port} its port?)`,
@@ -311,18 +320,46 @@ describe('sendToNetworkPrinter', () => {
     // pauseOnConnect: the listener never reads; allowHalfOpen: it never closes its side either.
     const server = createServer({ pauseOnConnect: true, allowHalfOpen: true }, (socket) => sockets.push(socket));
     const port = await listen(server);
-    const started = Date.now();
+    const timers = new FakeClock();
     const bytes = renderEscPos(buildReceipt(ORDER, CTX), { paper: 58 });
-    await expect(sendToNetworkPrinter(bytes, { host: '127.0.0.1', port, timeoutMs: 300 })).rejects.toThrow(
+    let settled = false;
+    const outcome = sendToNetworkPrinter(bytes, { host: '127.0.0.1', port, timeoutMs: 300, timers }).then(
+      () => ((settled = true), undefined),
+      (e: unknown) => ((settled = true), e),
+    );
+    const clientSockets = connectSpy.mock.contexts as Socket[];
+    expect(clientSockets).toHaveLength(1);
+    const client = clientSockets[0]!;
+    // Connected, the receipt handed over and Loket's side ended; the printer neither reads nor closes.
+    await waitFor(() => client.writableEnded && sockets.length === 1, 'the printer to take the connection');
+    expect(timers.pending()).toEqual([300]);
+    expect(timers.advance(299), 'no giving up before the limit').toBe(0);
+    expect(settled).toBe(false);
+    expect(client.destroyed).toBe(false);
+
+    expect(timers.advance(1)).toBe(1);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(ReceiptPrinterError);
+    expect((error as ReceiptPrinterError).message).toBe(
       `the receipt printer at 127.0.0.1:${port} took the connection but did not finish within 0.3 s; the receipt may or may not have printed`,
     );
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2000);
+    expect((error as ReceiptPrinterError).reason).toBe('unfinished');
+    expect(client.destroyed).toBe(true);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('gives up with "did not answer" when the time limit runs out before the printer even connects', async () => {
+    const connectSpy = vi.spyOn(Socket.prototype, 'connect');
+    const port = await listen(createServer((socket) => sockets.push(socket)));
+    const timers = new FakeClock();
+    const sending = sendToNetworkPrinter(Buffer.from('x'), { host: '127.0.0.1', port, timeoutMs: 250, timers });
+    // Synchronously, before the connection can complete: the limit runs out while still connecting.
+    expect(timers.advance(250)).toBe(1);
+    await expect(sending).rejects.toThrow(`the receipt printer at 127.0.0.1:${port} did not answer within 0.25 s`);
+    await expect(sending).rejects.toMatchObject({ reason: 'timeout', host: '127.0.0.1', port });
     const clientSockets = connectSpy.mock.contexts as Socket[];
     expect(clientSockets).toHaveLength(1);
     expect(clientSockets[0]?.destroyed).toBe(true);
-    expect(sockets).toHaveLength(1);
   });
 
   it('never throws synchronously: bad settings are a rejection in plain words', async () => {

@@ -1,41 +1,24 @@
 // Authentication (seed §5; recipe from DESIGN.md §5): appkey, appid and bodysign, an HMAC-SHA256 of the
 // exact body bytes. Every refusal is 401 with the auth retcode, names the header, and stores nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signBody } from '../../src-main/core/bodysign';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import {
-  SandboxClient,
-  signedPost,
-  sortedKeys,
-  str,
-  validOrder,
-  type HttpResult,
-  type OrderBody,
-} from './helpers/sandbox-client';
+import type { SandboxHandle } from '../../src-main/sandbox/server';
+import { signedPost, sortedKeys, str, validOrder, type HttpResult, type OrderBody } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
 
 const APP = { appId: 'auth-app', appKey: 'auth-appkey-5f2c9a' };
 const SECRET = 'separate-signing-secret-77';
 
-let hexSandbox: SandboxHandle;
-let b64Sandbox: SandboxHandle;
-let client: SandboxClient;
-
-beforeAll(async () => {
-  hexSandbox = await startSandbox({ port: 0, ...APP });
-  b64Sandbox = await startSandbox({ port: 0, ...APP, signing: { key: 'secret', secret: SECRET, encoding: 'base64' } });
-  client = new SandboxClient(hexSandbox.url, APP);
-});
-afterAll(async () => {
-  await hexSandbox.close();
-  await b64Sandbox.close();
-});
+const hex = useSandbox(APP);
+const b64 = useSandbox(APP, { signing: { key: 'secret', secret: SECRET, encoding: 'base64' } });
+const client = hex.client;
 
 async function expectUnauthorised(
   res: HttpResult,
   order: OrderBody,
   retcode: string,
   header: string,
-  sandbox = hexSandbox,
+  sandbox: SandboxHandle = hex.sandbox,
 ) {
   expect(res.status, res.text).toBe(401);
   expect(sortedKeys(res.json)).toEqual(['message', 'retcode', 'success']);
@@ -128,30 +111,30 @@ describe('bodysign', () => {
 
 describe('the separate-secret, base64 signing profile', () => {
   const post = (order: OrderBody, signKey: string, encoding: 'hex' | 'base64', appKey = APP.appKey) =>
-    signedPost(b64Sandbox.url, '/api/transaction', order, { appId: APP.appId, appKey, signKey, encoding });
+    signedPost(b64.sandbox.url, '/api/transaction', order, { appId: APP.appId, appKey, signKey, encoding });
 
   it('accepts a base64 HMAC keyed with the secret', async () => {
     const order = validOrder();
     const res = await post(order, SECRET, 'base64');
     expect(res.status, res.text).toBe(200);
-    expect(b64Sandbox.orders.get(str(order.merchant_transaction_id))).toBeDefined();
+    expect(b64.sandbox.orders.get(str(order.merchant_transaction_id))).toBeDefined();
   });
 
   it('refuses an appkey-keyed hex signature (the default profile) with 1004', async () => {
     const order = validOrder();
-    await expectUnauthorised(await post(order, APP.appKey, 'hex'), order, '1004', 'bodysign', b64Sandbox);
+    await expectUnauthorised(await post(order, APP.appKey, 'hex'), order, '1004', 'bodysign', b64.sandbox);
   });
 
   it('refuses a secret-keyed hex signature and an appkey-keyed base64 one', async () => {
     const a = validOrder();
-    await expectUnauthorised(await post(a, SECRET, 'hex'), a, '1004', 'bodysign', b64Sandbox);
+    await expectUnauthorised(await post(a, SECRET, 'hex'), a, '1004', 'bodysign', b64.sandbox);
     const b = validOrder();
-    await expectUnauthorised(await post(b, APP.appKey, 'base64'), b, '1004', 'bodysign', b64Sandbox);
+    await expectUnauthorised(await post(b, APP.appKey, 'base64'), b, '1004', 'bodysign', b64.sandbox);
   });
 
   it('still checks the appkey header', async () => {
     const order = validOrder();
-    await expectUnauthorised(await post(order, SECRET, 'base64', 'wrong-appkey'), order, '1003', 'appkey', b64Sandbox);
+    await expectUnauthorised(await post(order, SECRET, 'base64', 'wrong-appkey'), order, '1003', 'appkey', b64.sandbox);
   });
 
   it('the signing recipe matches the RFC 4231 HMAC-SHA256 vector, hex and base64', () => {

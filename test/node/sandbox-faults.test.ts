@@ -1,20 +1,19 @@
 // Fault switches (PUT/GET/DELETE /sandbox/faults): latency, injected 5xx, a dropped connection after the
 // order is stored, malformed JSON, and `count` limiting them to the next requests.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { SandboxClient, obj, sortedKeys, str, validOrder } from './helpers/sandbox-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { obj, sortedKeys, str, validOrder, type HttpResult } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
+import { waitFor } from './helpers/wait-for';
 
 const APP = { appId: 'fault-app', appKey: 'fault-appkey-1618' };
 const NO_FAULTS = { latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: false, count: null };
+/** The default lifetime of a QRIS order, whose expiry timer waits beside any pause. */
+const QRIS_TTL_MS = 15 * 60 * 1000;
 
-let sandbox: SandboxHandle;
-let client: SandboxClient;
+// On a fake clock: injected latency lasts exactly as long as the test moves the clock on.
+const fixture = useSandbox(APP, { fakeClock: true });
+const client = fixture.client;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP });
-  client = new SandboxClient(sandbox.url, APP);
-});
-afterAll(() => sandbox.close());
 afterEach(async () => {
   expect((await client.send('DELETE', '/sandbox/faults')).status).toBe(200);
 });
@@ -62,14 +61,42 @@ describe('switching faults', () => {
 });
 
 describe('each fault', () => {
-  it('latency_ms delays the answer and the order is stored', async () => {
+  it('latency_ms holds the answer back exactly that long, after the order is stored', async () => {
+    const { clock, sandbox } = fixture;
     await setFaults({ latency_ms: 300 });
     const order = validOrder();
-    const res = await client.v2(order);
+    const mtid = str(order.merchant_transaction_id);
+    let answer: HttpResult | undefined;
+    const answered = client.v2(order).then((res) => (answer = res));
+
+    await waitFor(() => clock.pending().includes(300), 'the sandbox to start its 300 ms pause');
+    expect(sandbox.orders.get(mtid)?.status, 'stored before the pause').toBe('PENDING');
+    expect(clock.advance(299), 'the pause is not over 1 ms early').toBe(0);
+    expect(clock.pending()[0], 'the pause, now 1 ms from its end, is the next timer').toBe(1);
+    expect(clock.pending()).toContain(QRIS_TTL_MS - 299); // this order's expiry, beside the pause
+    expect(answer).toBeUndefined();
+
+    expect(clock.advance(1)).toBe(1);
+    const res = await answered;
     expect(res.status, res.text).toBe(200);
     expect(res.json!.retcode).toBe('0000');
-    expect(res.elapsedMs).toBeGreaterThanOrEqual(295); // timers may round a millisecond or two
-    expect((await client.order(str(order.merchant_transaction_id))).status).toBe(200);
+    expect((await client.order(mtid)).status).toBe(200);
+  });
+
+  it('latency_ms holds the status inquiry back too', async () => {
+    const { clock } = fixture;
+    const order = validOrder();
+    const mtid = str(order.merchant_transaction_id);
+    expect((await client.v2(order)).status).toBe(200);
+    await setFaults({ latency_ms: 5000, count: 1 });
+    const timersBefore = clock.pending().length;
+    const answered = client.status(mtid);
+    await waitFor(() => clock.pending().includes(5000), 'the sandbox to start its 5 s pause');
+    expect(clock.pending()).toHaveLength(timersBefore + 1);
+    clock.advance(5000);
+    const res = await answered;
+    expect(res.status, res.text).toBe(200);
+    expect(obj(res.json!.data)).toMatchObject({ merchant_transaction_id: mtid, status: 'PENDING' });
   });
 
   it('http_status 503 -> 503 JSON with retcode 5003, and the order is NOT stored', async () => {

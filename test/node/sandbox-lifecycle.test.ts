@@ -1,19 +1,13 @@
 // An order's life in the sandbox: one order per merchant_transaction_id across V1 and V2, the status
 // inquiry (POST /api/status), and the simulation endpoints that pay, expire or fail an order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { GATEWAY_DATE, SandboxClient, fromJakarta, obj, sortedKeys, str, validOrder } from './helpers/sandbox-client';
+import { describe, expect, it } from 'vitest';
+import { GATEWAY_DATE, fromJakarta, obj, sortedKeys, str, validOrder } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
 
 const APP = { appId: 'life-app', appKey: 'life-appkey-31415' };
 
-let sandbox: SandboxHandle;
-let client: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP });
-  client = new SandboxClient(sandbox.url, APP);
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox(APP, { fakeClock: true });
+const client = fixture.client;
 
 describe('duplicate merchant_transaction_id', () => {
   it.each([
@@ -88,13 +82,15 @@ describe('status inquiry POST /api/status', () => {
     const order = validOrder();
     await client.v2(order);
     const mtid = str(order.merchant_transaction_id);
+    fixture.clock.advance(61_000); // paid a minute after it was created, so paid_at cannot be the creation time
+    const paidAt = fixture.clock.now();
     const paid = await client.settle(mtid, 'pay');
     expect(paid.status, paid.text).toBe(200);
     expect(obj(paid.json!.data).status).toBe('PAID');
     const data = obj((await client.status(mtid)).json!.data);
     expect(data.status).toBe('PAID');
     expect(data.paid_at).toMatch(GATEWAY_DATE);
-    expect(Math.abs(fromJakarta(str(data.paid_at)).getTime() - Date.now())).toBeLessThan(5000);
+    expect(fromJakarta(str(data.paid_at))).toEqual(paidAt);
   });
 
   it.each([

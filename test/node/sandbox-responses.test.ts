@@ -1,13 +1,11 @@
 // The sandbox's success answers over real HTTP: every V2 shape of the seed's table (§4.1) for every
 // enabled method of resources/payment-methods.json, the V1 token and hosted page (§4.2–4.3), and the
 // QRIS payloads (EMVCo, CRC included).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEmv } from '../../src-main/common/emvco';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import {
   ENABLED_METHODS,
   GATEWAY_DATE,
-  SandboxClient,
   TEST_CUSTOMER,
   TEST_MDN,
   decodeQrPng,
@@ -20,6 +18,7 @@ import {
   validOrder,
   type CatalogueEntry,
 } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
 
 const APP = { appId: 'resp-app', appKey: 'resp-appkey-0123456789' };
 /** The sandbox's default lifetimes (none is overridden here), for the expired_date check. */
@@ -33,14 +32,9 @@ const TTL_SECONDS: Record<CatalogueEntry['kind'], number> = {
   va_cstore: 86_400,
 };
 
-let sandbox: SandboxHandle;
-let client: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP });
-  client = new SandboxClient(sandbox.url, APP);
-});
-afterAll(() => sandbox.close());
+// On a fake clock that never moves here: every order is created at the same known instant.
+const fixture = useSandbox(APP, { fakeClock: true });
+const client = fixture.client;
 
 /** Exactly the seed's key set for a method's kind (§4.1), as Loket's catalogue flags refine it. */
 function expectedTopLevelKeys(m: CatalogueEntry): string[] {
@@ -84,7 +78,7 @@ function expectedDataKeys(m: CatalogueEntry): string[] {
 }
 
 async function expectHtmlPage(url: string): Promise<string> {
-  expect(url.startsWith(sandbox.url + '/'), `${url} should be on the sandbox`).toBe(true);
+  expect(url.startsWith(fixture.sandbox.url + '/'), `${url} should be on the sandbox`).toBe(true);
   const page = await request(url);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -93,7 +87,7 @@ async function expectHtmlPage(url: string): Promise<string> {
 }
 
 async function qrFromImage(url: string): Promise<string> {
-  expect(url.startsWith(sandbox.url + '/'), `${url} should be on the sandbox`).toBe(true);
+  expect(url.startsWith(fixture.sandbox.url + '/'), `${url} should be on the sandbox`).toBe(true);
   const image = await requestBytes(url);
   expect(image.status).toBe(200);
   expect(image.headers.get('content-type')).toBe('image/png');
@@ -129,7 +123,6 @@ describe('V2 /api/transaction success shapes, one per enabled method', () => {
         payment_method: m.id,
         ...(isVa ? { customer_name: m.requiresCustomerName ? TEST_CUSTOMER : 'Siti Aminah' } : {}),
       });
-      const sentAt = Date.now();
       const res = await client.v2(order);
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -183,11 +176,8 @@ describe('V2 /api/transaction success shapes, one per enabled method', () => {
           expect(fields.va).toMatch(/^\d{8,20}$/);
           const expiredDate = str(fields.expired_date);
           expect(expiredDate).toMatch(GATEWAY_DATE);
-          const ttlMs = TTL_SECONDS[m.kind] * 1000;
-          const expiresAt = fromJakarta(expiredDate).getTime();
-          // Whole seconds in the text, so allow a second below and a few above.
-          expect(expiresAt).toBeGreaterThanOrEqual(sentAt + ttlMs - 1500);
-          expect(expiresAt).toBeLessThanOrEqual(Date.now() + ttlMs + 1500);
+          // The sandbox's clock reads a whole second, so the text (whole seconds) is exact.
+          expect(fromJakarta(expiredDate).getTime()).toBe(fixture.clock.now().getTime() + TTL_SECONDS[m.kind] * 1000);
           if (!m.requiresCustomerName) await expectHtmlPage(str(fields.payment_url));
           // The transaction_id is the one the sandbox stored for this merchant_transaction_id.
           const stored = await client.order(str(order.merchant_transaction_id));
@@ -234,7 +224,7 @@ describe('V1 /api/create and the hosted payment page', () => {
     const qr = /data-qr="([^"]+)"/.exec(html)?.[1];
     expect(qr, 'the page should carry the QR payload').toBeDefined();
     expect(parseEmv(qr!).tags['54']).toBe('25000');
-    expect(sandbox.orders.get(str(order.merchant_transaction_id))?.payment.qrString).toBe(qr);
+    expect(fixture.sandbox.orders.get(str(order.merchant_transaction_id))?.payment.qrString).toBe(qr);
   });
 
   it('formats larger amounts with dots between thousands', async () => {

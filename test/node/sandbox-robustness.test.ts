@@ -1,22 +1,14 @@
 // Bad input of every sort gets a plain answer (never a hang, a crash or a stack trace), and the server
 // keeps answering the next good request.
 import { connect } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { SandboxClient, request, sortedKeys, str, validOrder, type HttpResult } from './helpers/sandbox-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { request, sortedKeys, str, validOrder, type HttpResult } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
 
 const APP = { appId: 'robust-app', appKey: 'robust-appkey-4242' };
 
-let sandbox: SandboxHandle;
-let client: SandboxClient;
-let port: number;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP });
-  client = new SandboxClient(sandbox.url, APP);
-  port = Number(new URL(sandbox.url).port);
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox(APP);
+const client = fixture.client;
 
 // After every bad request, a good one still succeeds.
 afterEach(async () => {
@@ -41,7 +33,7 @@ function rawExchange(
   opts: { endAfterWrite?: boolean; timeoutMs?: number } = {},
 ): Promise<{ reply: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(Number(new URL(client.baseUrl).port), '127.0.0.1');
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
@@ -89,7 +81,7 @@ describe('bad bodies', () => {
     const res = await client.v2(order);
     expectJsonError(res, 413, '2003');
     expect(res.json!.message).toMatch(/^body\b/);
-    expect(sandbox.orders.get(str(order.merchant_transaction_id))).toBeUndefined();
+    expect(fixture.sandbox.orders.get(str(order.merchant_transaction_id))).toBeUndefined();
   });
 
   it('a body just under the limit reaches validation instead (item_id too long -> 400 2102)', async () => {
@@ -114,7 +106,7 @@ describe('bad addresses and methods', () => {
     ['GET', '/sandbox/orders/ANY/pay', 'POST'],
     ['POST', '/sandbox/faults', 'GET, PUT, DELETE'],
   ])('%s %s -> 405 with Allow: %s', async (method, path, allow) => {
-    const res = await request(sandbox.url + path, { method });
+    const res = await request(fixture.sandbox.url + path, { method });
     expectJsonError(res, 405, '4005');
     expect(res.headers.get('allow')).toBe(allow);
   });
@@ -126,7 +118,7 @@ describe('bad addresses and methods', () => {
   it('a payment-page address with broken percent-encoding -> 404 HTML page, not a 500', async () => {
     // BUG (see the report): decodeURIComponent throws URIError on "%E0%A4%A", which the route does not
     // catch, so the sandbox answers 500 "internal error" instead of its not-found page.
-    const res = await request(`${sandbox.url}/api/order/%E0%A4%A/0123abcd`);
+    const res = await request(`${fixture.sandbox.url}/api/order/%E0%A4%A/0123abcd`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });

@@ -1,20 +1,14 @@
 // Field rules of the order request (seed §2.1 and §8, Loket's rules in order-request.ts): each refusal
 // names the field, carries the rule's retcode (retcodes.ts) and HTTP status (server.ts RULE_STATUS),
 // and stores nothing; each value at a limit is accepted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { CATALOGUE, SandboxClient, sortedKeys, str, validOrder, type OrderBody } from './helpers/sandbox-client';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE, sortedKeys, str, validOrder, type OrderBody } from './helpers/sandbox-client';
+import { useSandbox } from './helpers/sandbox-setup';
 
 const APP = { appId: 'valid-app', appKey: 'valid-appkey-abcdef' };
 
-let sandbox: SandboxHandle;
-let client: SandboxClient;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...APP });
-  client = new SandboxClient(sandbox.url, APP);
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox(APP);
+const client = fixture.client;
 
 const RULE = {
   required: { status: 400, retcode: '2100' },
@@ -51,7 +45,7 @@ async function expectAccepted(order: OrderBody, path = '/api/transaction') {
   const res = await client.post(path, order);
   expect(res.status, res.text).toBe(200);
   expect(res.json!.success).toBe(true);
-  const stored = sandbox.orders.get(str(order.merchant_transaction_id));
+  const stored = fixture.sandbox.orders.get(str(order.merchant_transaction_id));
   expect(stored, 'an accepted order is stored').toBeDefined();
   return stored!;
 }

@@ -197,12 +197,18 @@ describe('browser mode host: orders and the live channels', () => {
       401,
     );
     await call('showOnDisplay', [null]);
+    // The stream sends the current state once it is subscribed; the sale waits for that, as for a display
+    // that was opened before the sale.
+    let subscribed: () => void = () => undefined;
+    const firstEvent = new Promise<void>((resolve) => (subscribed = resolve));
     const events = await readEvents(
       `/display/events?key=${key}`,
-      (es) => es.some((e) => e.type === 'display' && e.state.order?.state === 'awaiting_payment'),
+      (es) => {
+        if (es.length > 0) subscribed();
+        return es.some((e) => e.type === 'display' && e.state.order?.state === 'awaiting_payment');
+      },
       async () => {
-        // Give the stream a moment to be subscribed, as a display that was opened before the sale.
-        await new Promise((r) => setTimeout(r, 100));
+        await firstEvent;
         await call('createOrder', [{ methodId: 'va_bni', amount: 150000, itemName: 'Beras 10 kg' }]);
       },
     );

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import jsQR from 'jsqr';
 import { signBody } from '../../../src-main/core/bodysign';
+import { becomesTrue } from './wait-for';
 
 // ---------------------------------------------------------------- catalogue (read raw, not through the app's parser)
 
@@ -88,7 +89,6 @@ export interface HttpResult {
   text: string;
   /** The body parsed, when it is a JSON object. */
   json?: JsonObject;
-  elapsedMs: number;
 }
 
 export interface SignedPostOptions {
@@ -114,16 +114,10 @@ function parseJsonObject(text: string): JsonObject | undefined {
   }
 }
 
-async function toResult(res: Response, started: number): Promise<HttpResult> {
+async function toResult(res: Response): Promise<HttpResult> {
   const text = await res.text();
   const json = parseJsonObject(text);
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    ...(json ? { json } : {}),
-    elapsedMs: performance.now() - started,
-  };
+  return { status: res.status, headers: res.headers, text, ...(json ? { json } : {}) };
 }
 
 /** POSTs `body` (a string is sent byte for byte; an object as JSON) signed over the exact bytes sent. */
@@ -146,17 +140,15 @@ export async function signedPost(
     else headers[name.toLowerCase()] = value;
   }
   assertLoopback(baseUrl);
-  const started = performance.now();
   const res = await fetch(baseUrl + path, { method: 'POST', body: bytes, headers });
-  return toResult(res, started);
+  return toResult(res);
 }
 
 /** Unsigned request, for the simulation endpoints, pages and images. */
 export async function request(url: string, init: RequestInit = {}): Promise<HttpResult> {
   assertLoopback(url);
-  const started = performance.now();
   const res = await fetch(url, init);
-  return toResult(res, started);
+  return toResult(res);
 }
 
 export async function requestBytes(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
@@ -179,10 +171,19 @@ export interface Credentials {
 
 /** A client bound to one sandbox and one set of credentials. */
 export class SandboxClient {
+  private readonly url: () => string;
+
+  /** `baseUrl` may be a function, for a client made before its sandbox has started (see sandbox-setup.ts). */
   constructor(
-    readonly baseUrl: string,
+    baseUrl: string | (() => string),
     readonly credentials: Credentials,
-  ) {}
+  ) {
+    this.url = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
+  }
+
+  get baseUrl(): string {
+    return this.url();
+  }
 
   post(path: string, body: string | object, extra: Partial<SignedPostOptions> = {}): Promise<HttpResult> {
     return signedPost(this.baseUrl, path, body, { ...this.credentials, ...extra });
@@ -273,20 +274,9 @@ export function fromJakarta(text: string): Date {
   return new Date(Date.UTC(y, mo - 1, d, h, mi, s) - 7 * 3600_000);
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns true or `timeoutMs` passes; returns whether it became true. */
-export async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 3000,
-  everyMs = 10,
-): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (performance.now() > deadline) return false;
-    await sleep(everyMs);
-  }
+/** Polls `check` until it returns true or `timeoutMs` passes; returns whether it became true (wait-for.ts). */
+export function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+  return becomesTrue(check, timeoutMs);
 }
 
 // ---------------------------------------------------------------- QR images
@@ -315,7 +305,6 @@ export interface ReceivedCallback {
   headers: IncomingHttpHeaders;
   raw: Buffer;
   json: JsonObject | undefined;
-  at: number;
 }
 
 export interface Receiver {
@@ -350,7 +339,6 @@ export async function startReceiver(answer: (n: number) => number = () => 200): 
         headers: req.headers,
         raw,
         json: parseJsonObject(raw.toString('utf8')),
-        at: performance.now(),
       });
       const status = receiver.answer(n);
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
