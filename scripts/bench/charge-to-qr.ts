@@ -148,7 +148,8 @@ export function renderChargeToQr(r: ChargeToQrResult): string {
   return [
     `(c) Browser mode: Charge → QR visible on the customer display, ${r.sales} QRIS sales (Playwright + chromium), embedded sandbox`,
     '                                          p50 ms   p95 ms  ratio p50',
-    `charge → QR on display (cashier UI)    ${f(r.chargeToQr.p50)} ${f(r.chargeToQr.p95)}  ${(r.chargeToQr.p50 / r.sandboxAnswer.p50).toFixed(1).padStart(8)}x`,
+    `charge → QR on display (cashier UI)    ${f(r.chargeToQr.p50)} ${f(r.chargeToQr.p95)}  ` +
+      `${(r.chargeToQr.p50 / r.sandboxAnswer.p50).toFixed(1).padStart(8)}x`,
     `sandbox's own answer (signed POST)     ${f(r.sandboxAnswer.p50)} ${f(r.sandboxAnswer.p95)}      1.0x`,
   ].join('\n');
 }

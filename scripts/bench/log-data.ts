@@ -311,7 +311,9 @@ export async function buildOrderLogFile(
       const createdIso = iso(t);
       // Shaped like newMerchantTransactionId (UTC time to the ms); the suffix numbers the order within its
       // store-local day, so ids are unique without a lookup.
-      const id = `${terminal}-${createdIso.slice(0, 10).replaceAll('-', '')}-${createdIso.slice(11, 23).replace(/[:.]/g, '')}-${i.toString(32).toUpperCase().padStart(4, '0')}`;
+      const day = createdIso.slice(0, 10).replaceAll('-', '');
+      const time = createdIso.slice(11, 23).replace(/[:.]/g, '');
+      const id = `${terminal}-${day}-${time}-${i.toString(32).toUpperCase().padStart(4, '0')}`;
       const amount = amountFor(m.kind, m, rand);
       const itemList = ITEMS[group];
       const itemName = itemList[Math.floor(rand() * itemList.length)]!;

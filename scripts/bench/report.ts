@@ -73,11 +73,13 @@ export function renderReport(r: BenchResults): string {
     out.push(`(b) Order log: day ${b.day} (${b.timeZone}), ${fmtInt(b.dayOrders)} orders that day in both files`);
     out.push(
       `Setup (direct INSERTs, one transaction per day): ${fmtInt(big.orders)} orders + ${fmtInt(big.events)} events in ${fmtSeconds(big.ms)} ` +
-        `(${fmtInt(big.orders / (big.ms / 1000))} orders/s), ${mb(big.fileBytes)}; baseline ${fmtInt(small.orders)} orders in ${fmtSeconds(small.ms)}, ${mb(small.fileBytes)}`,
+        `(${fmtInt(big.orders / (big.ms / 1000))} orders/s), ${mb(big.fileBytes)}; ` +
+        `baseline ${fmtInt(small.orders)} orders in ${fmtSeconds(small.ms)}, ${mb(small.fileBytes)}`,
     );
     const checks = (x: BuildResult) => (x.checkConstraints ? 'on' : 'skipped');
     out.push(
-      `CHECK constraints while loading: big file ${checks(big)}, baseline ${checks(small)}; the timed parts reopen both with openDatabase (WAL, synchronous=FULL)`,
+      `CHECK constraints while loading: big file ${checks(big)}, baseline ${checks(small)}; ` +
+        'the timed parts reopen both with openDatabase (WAL, synchronous=FULL)',
     );
     const q = (name: string, c: QueryComparison) => [
       name,

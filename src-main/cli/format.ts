@@ -20,7 +20,9 @@ export function instructionLines(instruction: PaymentInstruction | undefined): s
       ];
     case 'sms_reply':
       return [
-        `Pay: send SMS "${instruction.keyword} ${instruction.sms_code}"${instruction.short_code ? ` to ${instruction.short_code}` : ''}${instruction.phone_number ? ` from ${instruction.phone_number}` : ''}`,
+        `Pay: send SMS "${instruction.keyword} ${instruction.sms_code}"` +
+          (instruction.short_code ? ` to ${instruction.short_code}` : '') +
+          (instruction.phone_number ? ` from ${instruction.phone_number}` : ''),
       ];
     case 'carrier_billing':
       return ['Pay: the amount is charged to the phone number; the customer confirms on the phone'];
@@ -47,7 +49,10 @@ export function orderSummaryLines(order: Order, methods: readonly PaymentMethod[
   }
   if (order.rejection) {
     lines.push(
-      `  rejected: ${order.rejection.retcode ? `retcode ${order.rejection.retcode}, ` : ''}${order.rejection.httpStatus ? `HTTP ${order.rejection.httpStatus}: ` : ''}${order.rejection.message}`,
+      '  rejected: ' +
+        (order.rejection.retcode ? `retcode ${order.rejection.retcode}, ` : '') +
+        (order.rejection.httpStatus ? `HTTP ${order.rejection.httpStatus}: ` : '') +
+        order.rejection.message,
     );
   }
   if (order.state === 'unknown') lines.push(`  delivery: ${order.delivery} — run "npm run cli -- reconcile"`);

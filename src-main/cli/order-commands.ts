@@ -158,7 +158,8 @@ async function show(argv: string[], options: OpenOptions, io: Io): Promise<numbe
       for (const e of events) {
         const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
         io.out(
-          `    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  (${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
+          `    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  ` +
+            `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
         );
       }
     }
@@ -224,7 +225,8 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
       io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
       for (const o of orders) {
         io.out(
-          `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
+          `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ` +
+            `${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
         );
       }
     }

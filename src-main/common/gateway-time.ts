@@ -1,6 +1,6 @@
 /**
- * The seed's `expired_date` is `YYYY-MM-DD HH:MM:SS` with no zone; Loket reads it in the aggregator's
- * time zone (DESIGN.md §5, default Asia/Jakarta). Stored times stay UTC; this converts at the edge.
+ * The interface's `expired_date` is `YYYY-MM-DD HH:MM:SS` with no zone; Loket reads it in the aggregator's
+ * time zone (default Asia/Jakarta; docs/gateway-interface.md). Stored times stay UTC; this converts at the edge.
  */
 export const DEFAULT_GATEWAY_TIME_ZONE = 'Asia/Jakarta';
 
@@ -28,7 +28,7 @@ export function formatGatewayDate(date: Date, timeZone = DEFAULT_GATEWAY_TIME_ZO
   return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}:${two(p.second)}`;
 }
 
-/** Returns undefined for text that is not in the seed's format or names an impossible date. */
+/** Returns undefined for text that is not in the interface's format or names an impossible date. */
 export function parseGatewayDate(text: string, timeZone = DEFAULT_GATEWAY_TIME_ZONE): Date | undefined {
   const m = GATEWAY_DATE.exec(text);
   if (!m) return undefined;

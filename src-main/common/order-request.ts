@@ -2,7 +2,7 @@ import { findMethod, type PaymentMethod } from './payment-methods';
 import { RETCODE, type Retcode } from './retcodes';
 
 /**
- * The order request of seed §2.1, and the one validator both the sandbox and Loket's client use,
+ * The order request of the aggregator's interface (docs/gateway-interface.md, "Request fields"), and the one validator both the sandbox and Loket's client use,
  * so a field is refused with the same words on both sides of the wire.
  */
 export interface OrderRequest {
@@ -20,9 +20,9 @@ export interface OrderRequest {
   notification_url?: string;
 }
 
-/** Seed §8. */
+/** The interface's limits (docs/gateway-interface.md, "Limits and defaults"). */
 export const SEED_LIMITS = { user_id: 50, merchant_transaction_id: 36, item_name: 25 } as const;
-/** Limits the seed does not give; ours (docs/sandbox.md). */
+/** Limits the interface does not give; ours (docs/sandbox.md). */
 export const OUR_LIMITS = { user_mdn: 20, item_id: 50, customer_name: 50, url: 2048 } as const;
 export const SEED_DEFAULTS = { currency: 'IDR', redirect_target: '_top' } as const;
 export const REDIRECT_TARGETS = ['_top', '_self', '_parent', '_blank'] as const;
@@ -160,7 +160,7 @@ function checkAmount(raw: unknown, issues: FieldIssue[]): number | undefined {
 }
 
 /**
- * Validates an order request against seed §2.1/§8 and the payment-method catalogue.
+ * Validates an order request against the interface's fields and limits (docs/gateway-interface.md) and the payment-method catalogue.
  * Unknown fields are ignored, as a tolerant reader; `null` counts as absent.
  */
 export interface ValidateOptions {

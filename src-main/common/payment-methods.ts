@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The response shapes of the seed's table (§4.1), one per kind; responses are parsed by shape, not by id. */
+/** The answer shapes of the interface's table (docs/gateway-interface.md, "Answers"), one per kind; responses are parsed by shape, not by id. */
 export const PAYMENT_KINDS = [
   'qris',
   'ewallet_redirect',
@@ -16,7 +16,7 @@ const label = z.object({ id: z.string().min(1), en: z.string().min(1) }).strict(
 
 export const paymentMethodSchema = z
   .object({
-    /** `<type>_<name>`, as the seed's identifiers (e.g. `va_bca`, `airtime_telkomsel`). */
+    /** `<type>_<name>`, as the interface's identifiers (e.g. `va_bca`, `airtime_telkomsel`). */
     id: z.string().regex(/^[a-z]+_[a-z0-9]+$/, 'id must look like <type>_<name> in lowercase'),
     kind: z.enum(PAYMENT_KINDS),
     /** The bank, carrier, wallet or store name shown next to the instruction. */

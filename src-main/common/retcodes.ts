@@ -1,6 +1,6 @@
 /**
- * Result codes. `0000` is the seed's (§7); every other code is the sandbox's own convention
- * (DESIGN.md §5), documented in docs/sandbox.md. Loket's client treats DUPLICATE_ORDER as
+ * Result codes. `0000` is the aggregator's (docs/gateway-interface.md); every other code is the sandbox's own
+ * convention, documented in docs/sandbox.md. Loket's client treats DUPLICATE_ORDER as
  * "the gateway already has this order", which reconciliation relies on.
  */
 export const RETCODE = {

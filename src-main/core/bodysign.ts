@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The `bodysign` header (seed §5 leaves its recipe "not shown"; DESIGN.md §5 decides):
+ * The `bodysign` header (the aggregator's interface leaves its recipe "not shown"; docs/sandbox.md gives Loket's):
  * HMAC-SHA256 over the exact bytes of the body as sent, keyed with the appkey by default or a
  * separate signing secret, encoded as lowercase hex by default or base64.
  */

@@ -18,7 +18,7 @@ const itemsSchema = z
     z
       .object({
         itemId: z.string().min(1).max(50),
-        // The seed's item_name limit: a quick item must be sendable as it is.
+        // The interface's item_name limit: a quick item must be sendable as it is.
         name: z.string().min(1).max(25),
         price: z.number().int().positive(),
       })

@@ -1,4 +1,4 @@
-/** Ports: what core needs from the outside world, implemented in src-main/adapters (DESIGN.md §3). */
+/** Ports: what core needs from the outside world, implemented in src-main/adapters (docs/architecture.md). */
 
 /** Named secrets (the appkey, a signing secret). Values never reach logs, SQLite, the renderer or exports. */
 export interface SecretStore {

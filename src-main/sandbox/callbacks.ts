@@ -119,7 +119,8 @@ export class CallbackDispatcher {
   private record(a: CallbackAttempt): void {
     this.attempts.push(a);
     this.log(
-      `callback ${a.merchant_transaction_id} attempt ${a.attempt} -> ${a.delivered ? 'delivered' : 'failed'} ${a.status ?? ''}${a.error ? ` (${a.error})` : ''}`,
+      `callback ${a.merchant_transaction_id} attempt ${a.attempt} -> ${a.delivered ? 'delivered' : 'failed'} ` +
+        `${a.status ?? ''}${a.error ? ` (${a.error})` : ''}`,
     );
   }
 

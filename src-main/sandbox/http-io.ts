@@ -24,7 +24,7 @@ export function sendJson(
   res.end(text);
 }
 
-/** The error shape of DESIGN.md §5: `{success:false, retcode, message}`. */
+/** Loket's error shape (docs/sandbox.md, "Errors"): `{success:false, retcode, message}`. */
 export function sendError(
   res: ServerResponse,
   status: number,

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { OrderRequest } from '../common/order-request';
 import type { PaymentKind, PaymentMethod } from '../common/payment-methods';
 
-/** The sandbox's own order states (the seed shows none; DESIGN.md §5 names PAID/EXPIRED/FAILED). */
+/** The sandbox's own order states (the aggregator's interface shows none; Loket's callbacks and inquiry name PAID/EXPIRED/FAILED). */
 export type SandboxStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
 
 /** Everything the sandbox hands the payer, whichever of it a V2 response shows for the method's kind. */
@@ -34,7 +34,7 @@ export interface SandboxOrder {
   payment: PaymentData;
 }
 
-/** Lifetimes per kind, in seconds (the seed gives none: docs/sandbox.md). */
+/** Lifetimes per kind, in seconds (the interface gives none: docs/sandbox.md). */
 export const DEFAULT_TTL_SECONDS: Record<PaymentKind, number> = {
   qris: 15 * 60,
   ewallet_redirect: 15 * 60,

@@ -5,7 +5,7 @@ import { escapeHtml } from './http-io';
 import type { SandboxOrder } from './orders';
 
 /**
- * The hosted payment page at `/api/order/{appid}/{token}` (seed §4.3 leaves its content "not
+ * The hosted payment page at `/api/order/{appid}/{token}` (the interface (docs/gateway-interface.md) leaves its content "not
  * shown"). One page serves V1 orders, e-wallet redirects and VA payment links alike.
  */
 export async function renderPaymentPage(order: SandboxOrder, timeZone: string, payAction: string): Promise<string> {
@@ -27,16 +27,24 @@ export async function renderPaymentPage(order: SandboxOrder, timeZone: string, p
       instructions = `<p>Confirm the payment in ${escapeHtml(method.provider)}.</p>`;
       break;
     case 'airtime_sms':
-      instructions = `<p>Send an SMS from ${escapeHtml(payment.phone_number ?? '')}:</p><p class="big"><b>${escapeHtml(payment.keyword ?? '')} ${escapeHtml(payment.sms_code ?? '')}</b>${payment.short_code ? ` to <b>${escapeHtml(payment.short_code)}</b>` : ''}</p>`;
+      instructions =
+        `<p>Send an SMS from ${escapeHtml(payment.phone_number ?? '')}:</p>` +
+        `<p class="big"><b>${escapeHtml(payment.keyword ?? '')} ${escapeHtml(payment.sms_code ?? '')}</b>` +
+        `${payment.short_code ? ` to <b>${escapeHtml(payment.short_code)}</b>` : ''}</p>`;
       break;
     case 'airtime':
       instructions = `<p>The amount is charged to the ${escapeHtml(method.provider)} balance of ${escapeHtml(request.user_mdn ?? '')}.</p>`;
       break;
     case 'va_bank':
-      instructions = `<p>Transfer to this ${escapeHtml(method.provider)} virtual account:</p><p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>${request.customer_name ? `<p>Account name: ${escapeHtml(request.customer_name)}</p>` : ''}`;
+      instructions =
+        `<p>Transfer to this ${escapeHtml(method.provider)} virtual account:</p>` +
+        `<p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>` +
+        `${request.customer_name ? `<p>Account name: ${escapeHtml(request.customer_name)}</p>` : ''}`;
       break;
     case 'va_cstore':
-      instructions = `<p>Show this payment code at the ${escapeHtml(method.provider)} cashier:</p><p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>`;
+      instructions =
+        `<p>Show this payment code at the ${escapeHtml(method.provider)} cashier:</p>` +
+        `<p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>`;
       break;
   }
 

@@ -7,7 +7,7 @@ export const CREATED_MESSAGE = 'Transaction created successfully';
 const ok = { message: CREATED_MESSAGE, retcode: RETCODE.OK, success: true } as const;
 
 /**
- * The V2 success body for the order's kind, with exactly the fields of the seed's table in §4.1:
+ * The V2 success body for the order's kind, with exactly the fields of the interface's answer table (docs/gateway-interface.md, "Answers"):
  * flat objects for QR, SMS reply, e-wallets and plain airtime; the `{data, success}` wrapper for
  * bank and store virtual accounts.
  */
@@ -63,12 +63,12 @@ export function v2SuccessBody(order: SandboxOrder, timeZone: string): Record<str
   }
 }
 
-/** Seed §4.2. */
+/** The V1 answer (docs/gateway-interface.md). */
 export function v1SuccessBody(order: SandboxOrder): Record<string, unknown> {
   return { success: true, retcode: RETCODE.OK, message: CREATED_MESSAGE, data: { token: order.token } };
 }
 
-/** The status inquiry's answer and the callback's payload share these facts (DESIGN.md §5). */
+/** The status inquiry's answer and the callback's payload share these facts (docs/orders.md, "How Loket learns paid"). */
 export function statusFacts(order: SandboxOrder, timeZone: string) {
   return {
     merchant_transaction_id: order.request.merchant_transaction_id,

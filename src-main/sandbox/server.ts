@@ -246,7 +246,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpProblem(
         401,
         RETCODE.BAD_SIGNATURE,
-        `header bodysign: does not match the body (HMAC-SHA256 over the exact body bytes, ${signing.encoding}, keyed with the ${signing.key === 'appkey' ? 'appkey' : 'signing secret'})`,
+        'header bodysign: does not match the body (HMAC-SHA256 over the exact body bytes, ' +
+          `${signing.encoding}, keyed with the ${signing.key === 'appkey' ? 'appkey' : 'signing secret'})`,
       );
     }
   }
@@ -298,7 +299,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpProblem(
         409,
         RETCODE.DUPLICATE_ORDER,
-        `merchant_transaction_id: ${JSON.stringify(request.merchant_transaction_id)} is already used by order ${existing.transactionId}; no second order was created`,
+        `merchant_transaction_id: ${JSON.stringify(request.merchant_transaction_id)} is already used by order ` +
+          `${existing.transactionId}; no second order was created`,
       );
     }
     const now = clock.now();

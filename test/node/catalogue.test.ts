@@ -21,7 +21,7 @@ describe('payment-method catalogue', () => {
     expect(methods.filter((m) => m.kind === 'va_cstore').length).toBe(2);
   });
 
-  it('marks the seed special cases: one customer_name bank, one e-wallet without back_url, two short_code carriers', () => {
+  it('marks the special cases of the interface: one customer_name bank, one e-wallet without back_url, two short_code carriers', () => {
     expect(methods.filter((m) => m.requiresCustomerName).map((m) => m.kind)).toEqual(['va_bank']);
     expect(methods.filter((m) => m.kind.startsWith('ewallet') && !m.returnsBackUrl)).toHaveLength(1);
     expect(methods.filter((m) => m.hasShortCode).map((m) => m.kind)).toEqual(['airtime_sms', 'airtime_sms']);

@@ -1,4 +1,4 @@
-// Manual confirmation (DESIGN.md §5, payment confirmation (3)): a manager confirms or cancels, with a
+// Manual confirmation (docs/orders.md, "How Loket learns paid"): a manager confirms or cancels, with a
 // reason, and the order log keeps who and why. Real parts: openLoket on a temp SQLite file with its
 // embedded sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

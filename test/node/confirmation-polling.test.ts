@@ -1,4 +1,4 @@
-// The status poller (DESIGN.md §5, payment confirmation (2)) against real parts: a SQLite order log in
+// The status poller (docs/orders.md, "How Loket learns paid") against real parts: a SQLite order log in
 // a temp dir, the real GatewayClient, and real sandboxes on 127.0.0.1 that settle or expire the orders.
 // Time is a fake clock shared by the poller, the order service and the sandbox: the poller's pauses move
 // it on (so a sandbox expiry or a scheduled payment happens between two inquiries, exactly when due), and

@@ -1,4 +1,4 @@
-// Authentication (seed §5; recipe from DESIGN.md §5): appkey, appid and bodysign, an HMAC-SHA256 of the
+// Authentication (docs/gateway-interface.md; the recipe in docs/sandbox.md): appkey, appid and bodysign, an HMAC-SHA256 of the
 // exact body bytes. Every refusal is 401 with the auth retcode, names the header, and stores nothing.
 import { describe, expect, it } from 'vitest';
 import { signBody } from '../../src-main/core/bodysign';

@@ -1,4 +1,4 @@
-// Callbacks to notification_url (DESIGN.md §5): a signed JSON POST on every settlement, retried with
+// Callbacks to notification_url (docs/sandbox.md, "Callbacks"): a signed JSON POST on every settlement, retried with
 // backoff until a 2xx and bounded by maxAttempts, and never sent to a non-loopback address. The sandbox
 // runs on a fake clock, fresh for every test: each retry comes when the test moves the clock to it, and
 // "no more attempts" is proved by moving the clock far past every timer, never by waiting.

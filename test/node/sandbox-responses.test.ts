@@ -1,5 +1,5 @@
-// The sandbox's success answers over real HTTP: every V2 shape of the seed's table (§4.1) for every
-// enabled method of resources/payment-methods.json, the V1 token and hosted page (§4.2–4.3), and the
+// The sandbox's success answers over real HTTP: every V2 shape of the interface's table (docs/gateway-interface.md) for every
+// enabled method of resources/payment-methods.json, the V1 token and hosted page , and the
 // QRIS payloads (EMVCo, CRC included).
 import { describe, expect, it } from 'vitest';
 import { parseEmv } from '../../src-main/common/emvco';
@@ -36,7 +36,7 @@ const TTL_SECONDS: Record<CatalogueEntry['kind'], number> = {
 const fixture = useSandbox(APP, { fakeClock: true });
 const client = fixture.client;
 
-/** Exactly the seed's key set for a method's kind (§4.1), as Loket's catalogue flags refine it. */
+/** Exactly the interface's key set for a method's kind, as Loket's catalogue flags refine it. */
 function expectedTopLevelKeys(m: CatalogueEntry): string[] {
   switch (m.kind) {
     case 'qris':
@@ -98,7 +98,7 @@ async function qrFromImage(url: string): Promise<string> {
 }
 
 describe('V2 /api/transaction success shapes, one per enabled method', () => {
-  it('the catalogue covers every kind of the seed table and the three flag variants', () => {
+  it('the catalogue covers every kind of the interface table and the three flag variants', () => {
     const kinds = new Set(ENABLED_METHODS.map((m) => m.kind));
     expect([...kinds].sort()).toEqual([
       'airtime',

@@ -139,7 +139,9 @@ describe('raw TCP', () => {
 
   it('a request whose body is cut off mid-way is dropped without harming the server', async () => {
     const body = JSON.stringify(validOrder());
-    const head = `POST /api/transaction HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nappid: ${APP.appId}\r\nappkey: ${APP.appKey}\r\nbodysign: x\r\ncontent-length: ${body.length + 100}\r\n\r\n`;
+    const head =
+      'POST /api/transaction HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n' +
+      `appid: ${APP.appId}\r\nappkey: ${APP.appKey}\r\nbodysign: x\r\ncontent-length: ${body.length + 100}\r\n\r\n`;
     const { reply, closed } = await rawExchange(head + body, { endAfterWrite: true });
     expect(closed).toBe(true);
     expect(reply).not.toMatch(/ 200 /);

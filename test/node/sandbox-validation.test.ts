@@ -1,4 +1,4 @@
-// Field rules of the order request (seed §2.1 and §8, Loket's rules in order-request.ts): each refusal
+// Field rules of the order request (docs/gateway-interface.md, Loket's rules in order-request.ts): each refusal
 // names the field, carries the rule's retcode (retcodes.ts) and HTTP status (server.ts RULE_STATUS),
 // and stores nothing; each value at a limit is accepted.
 import { describe, expect, it } from 'vitest';

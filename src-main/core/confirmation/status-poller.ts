@@ -6,7 +6,7 @@ import type { OrderService } from '../payments/order-service';
 import { systemClock, type Clock } from '../ports';
 
 /**
- * Payment confirmation by status inquiry (DESIGN.md §5, "Payment confirmation" (2)): asks the gateway
+ * Payment confirmation by status inquiry (docs/orders.md, "How Loket learns paid"): asks the gateway
  * with growing pauses until the order settles — by this inquiry or by any other path (a callback, a
  * manager) — or until the deadline. The poller never decides an expiry itself: that is the gateway's,
  * and a callback or a later inquiry settles an order this poller gave up on.

@@ -2,7 +2,7 @@ import type { PaymentInstruction } from '../../common/order';
 import { RETCODE } from '../../common/retcodes';
 
 /**
- * Reads a create-order answer by its shape (DESIGN.md §5): flat or `data`-wrapped, and which fields are
+ * Reads a create-order answer by its shape (docs/gateway-interface.md, "Answers"): flat or `data`-wrapped, and which fields are
  * present — never by payment-method id, so a method added by the operator parses without code changes.
  */
 export type ParsedAnswer =

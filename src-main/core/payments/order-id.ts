@@ -6,9 +6,9 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const TERMINAL_ID_PATTERN = /^[A-Z0-9]{1,8}$/;
 
 /**
- * `merchant_transaction_id` (DESIGN.md §4): terminal prefix, then the UTC time to the millisecond, then
+ * `merchant_transaction_id` (docs/orders.md): terminal prefix, then the UTC time to the millisecond, then
  * four random characters — unique across terminals sharing an appid, sortable by time, readable, and at
- * most 8 + 1 + 8 + 1 + 9 + 1 + 4 = 32 characters (the seed allows 36).
+ * most 8 + 1 + 8 + 1 + 9 + 1 + 4 = 32 characters (the interface allows 36).
  */
 export function newMerchantTransactionId(terminalId: string, clock: Clock): string {
   if (!TERMINAL_ID_PATTERN.test(terminalId)) {

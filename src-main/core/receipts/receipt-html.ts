@@ -56,7 +56,8 @@ h1 { font-size: ${mm(f * SIZE.title)}; font-weight: 700; margin: 1.5mm 0 0; lett
 hr { border: 0; border-top: 0.3mm dashed #000; margin: 2mm 0; }
 .mark { display: block; text-align: center; font-weight: 700; margin: 1.5mm 0; padding: 1.2mm 1mm; overflow-wrap: anywhere; }
 /* White on black; should a print setting drop backgrounds anyway, the outlined letters and the double frame still print. */
-.mark-sandbox { background: #000; background-clip: padding-box; color: #fff; -webkit-text-stroke: 0.12mm #000; border: 0.8mm double #000; font-size: ${mm(f * SIZE.sandbox)}; }
+.mark-sandbox { background: #000; background-clip: padding-box; color: #fff; -webkit-text-stroke: 0.12mm #000;
+  border: 0.8mm double #000; font-size: ${mm(f * SIZE.sandbox)}; }
 .mark-copy { border: 0.8mm solid #000; font-size: ${mm(f * SIZE.copy)}; letter-spacing: 0.3em; }
 dl { margin: 0; }
 /* Label left, value right; when both do not fit on one line the value takes the next line, right-aligned. */

@@ -5,7 +5,7 @@ import { amountDigits } from '../lib/format';
 import { isFormField, type FormField } from '../lib/issues';
 
 /**
- * The gateway's item_name limit (seed §8). Typed as the contract's literal, so a change there fails to
+ * The gateway's item_name limit (docs/gateway-interface.md). Typed as the contract's literal, so a change there fails to
  * compile here; imported as a type only, which keeps the contract's zod schemas out of the renderer bundle.
  */
 export const ITEM_NAME_MAX: (typeof SEED_LIMITS)['item_name'] = 25;
