@@ -64,11 +64,39 @@ describe('SettingsStore', () => {
   it('load() refuses stored settings that are not valid, with the plain message naming each problem', () => {
     store.set(SETTINGS_KEY, { terminalId: 't-01', storeName: '' });
     expect(() => store.load()).toThrow(
-      'the stored settings are not valid (storeName: Too small: expected string to have >=1 characters; ' +
+      'the stored settings are not valid (storeName: 1 to 40 characters on one line; ' +
         'terminalId: must be 1 to 8 capital letters or digits); fix them with the manager screen or reset them',
     );
     store.set(SETTINGS_KEY, { printer: 'lp0' });
     expect(() => store.load()).toThrow(/^the stored settings are not valid \(.*printer.*\); fix them/);
+  });
+
+  it('load(): settings stored before `mode` existed meant live when they had a gateway, training without one', () => {
+    const gateway = {
+      baseUrl: 'https://gateway.example',
+      appId: 'toko-123',
+      signing: { key: 'appkey', encoding: 'hex' },
+      timeoutMs: 15000,
+      inquiryPath: null,
+      timeZone: 'Asia/Jakarta',
+    };
+    // As an older Loket stored them: no mode, and none of the fields added since.
+    store.set(SETTINGS_KEY, { storeName: 'Warung Bu Sri', terminalId: 'K2', timeZone: 'Asia/Jakarta', gateway });
+    expect(store.load()).toEqual({
+      ...DEFAULT_SETTINGS,
+      storeName: 'Warung Bu Sri',
+      terminalId: 'K2',
+      gateway,
+      mode: 'live',
+    });
+    store.set(SETTINGS_KEY, { storeName: 'Warung Bu Sri', gateway: null, callbackListener: null });
+    expect(store.load().mode).toBe('training');
+    // A stored mode is kept as it is: a configured gateway in training mode stays in training.
+    store.set(SETTINGS_KEY, { mode: 'training', gateway });
+    expect(store.load().mode).toBe('training');
+    // And live without a gateway is not a state settings can be in.
+    store.set(SETTINGS_KEY, { mode: 'live' });
+    expect(() => store.load()).toThrow(/mode: live needs a configured gateway/);
   });
 
   it('a write inside a transaction on the same connection joins it and rolls back with it', () => {

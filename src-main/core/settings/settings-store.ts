@@ -50,7 +50,7 @@ export class SettingsStore {
   load(): LoketSettings {
     const stored = this.get<unknown>(SETTINGS_KEY);
     if (stored === undefined) return DEFAULT_SETTINGS;
-    const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...(stored as object) });
+    const parsed = settingsSchema.safeParse({ ...DEFAULT_SETTINGS, ...withMode(stored) });
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
       throw new Error(
@@ -68,4 +68,15 @@ export class SettingsStore {
     }
     return s as unknown as Statement<P, R>;
   }
+}
+
+/**
+ * Settings stored before `mode` existed meant live whenever they had a gateway (Loket then ran against the
+ * configured gateway and against the embedded sandbox only without one), so a missing `mode` keeps that meaning.
+ */
+function withMode(stored: unknown): object {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return stored as object;
+  const s = stored as Record<string, unknown>;
+  if ('mode' in s) return s;
+  return { ...s, mode: s.gateway !== undefined && s.gateway !== null ? 'live' : 'training' };
 }
