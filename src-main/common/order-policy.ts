@@ -100,8 +100,12 @@ export function retrySafety(
   }
 }
 
-/** The API error codes: what a screen can branch on. */
-export type ApiErrorCode = 'unknown_method' | 'invalid_arguments' | 'forbidden' | 'not_found' | 'conflict' | 'internal';
+/**
+ * The API error codes: what a screen can branch on. `locked`: manager mode is locked (never unlocked, idle too
+ * long, or Loket restarted); the screen asks for a manager's PIN, where `forbidden` means the caller itself is refused.
+ */
+export type ApiErrorCode =
+  'unknown_method' | 'invalid_arguments' | 'forbidden' | 'locked' | 'not_found' | 'conflict' | 'internal';
 
 /** A broken order rule, thrown by core; its `code` says how the API reports it. */
 export abstract class OrderRuleError extends Error {

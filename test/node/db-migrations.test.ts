@@ -57,6 +57,43 @@ function dump(db: Database): Record<string, unknown[]> {
 
 const T0 = '2025-03-01T03:00:00.000Z';
 
+/** The schema of the latest version. */
+const ALL_TABLES = ['audit_events', 'callback_receipts', 'order_events', 'orders', 'pin_lockout', 'settings', 'staff'];
+const ALL_TRIGGERS = [
+  'audit_events_no_delete',
+  'audit_events_no_update',
+  'order_events_no_delete',
+  'order_events_no_update',
+  'pin_lockout_no_delete',
+];
+
+/** A hash of the shape core/staff/pin.ts writes (the schema checks its prefix only). */
+const PIN_HASH = `scrypt$32768$8$1$${'A'.repeat(22)}==$${'B'.repeat(43)}=`;
+
+function insertStaff(db: Database, name: string, overrides: Record<string, unknown> = {}): number {
+  const row = { name, role: 'cashier', pin_hash: PIN_HASH, active: 1, created_at: T0, updated_at: T0, ...overrides };
+  const cols = Object.keys(row);
+  const info = db
+    .prepare(`INSERT INTO staff (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`)
+    .run(row);
+  return Number(info.lastInsertRowid);
+}
+
+function insertAudit(db: Database, overrides: Record<string, unknown> = {}): void {
+  const row = {
+    at: T0,
+    actor_staff_id: null,
+    actor: 'system',
+    source: 'system',
+    action: 'settings.changed',
+    field: null,
+    detail: null,
+    ...overrides,
+  };
+  const cols = Object.keys(row);
+  db.prepare(`INSERT INTO audit_events (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(row);
+}
+
 function insertOrder(db: Database, id: string, overrides: Record<string, unknown> = {}): void {
   const row = {
     id,
@@ -263,14 +300,24 @@ function seedRealisticV3(db: Database): void {
   receipt.run(at(40), 'not-ours', 'PAID', 'e'.repeat(64), 'unknown order');
 }
 
-/** Every value of every table as SQL quotes it (so 200, 200.0 and '200' differ), and the sequences. */
-function exactDump(db: Database): Record<string, unknown[][]> {
-  const out: Record<string, unknown[][]> = {};
-  for (const t of names(db, 'table')) {
-    const cols = db
+/** Each table's columns, in order. */
+function shapeOf(db: Database): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const t of names(db, 'table'))
+    out[t] = db
       .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${t}') ORDER BY cid`)
       .all()
       .map((c) => c.name);
+  return out;
+}
+
+/**
+ * Every value of every table as SQL quotes it (so 200, 200.0 and '200' differ), and the sequences; only the
+ * tables and columns of `shape` when given (those of an older version, to compare across a later migration).
+ */
+function exactDump(db: Database, shape: Record<string, string[]> = shapeOf(db)): Record<string, unknown[][]> {
+  const out: Record<string, unknown[][]> = {};
+  for (const [t, cols] of Object.entries(shape)) {
     out[t] = db
       .prepare(`SELECT rowid, ${cols.map((c) => `quote(${c})`).join(', ')} FROM ${t} ORDER BY rowid`)
       .raw()
@@ -295,7 +342,15 @@ function strictTables(db: Database): Record<string, number> {
  * One entry per migration: `seed` writes representative data at version k−1, `check` shows that
  * migration k's schema works. A migration without an entry fails the test below, so none goes untested.
  */
-const perMigration: Record<number, { seed(db: Database): void; check(db: Database): void }> = {
+const perMigration: Record<
+  number,
+  {
+    seed(db: Database): void;
+    check(db: Database): void;
+    /** Columns the migration adds to existing tables, with the value every old row gets. */
+    added?: Record<string, Record<string, unknown>>;
+  }
+> = {
   1: {
     seed: () => {},
     check: (db) => {
@@ -414,6 +469,90 @@ const perMigration: Record<number, { seed(db: Database): void; check(db: Databas
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  5: {
+    seed: seedRealisticV3,
+    added: { orders: { staff_id: null } },
+    check: (db) => {
+      expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+      expect(names(db, 'index')).toEqual(
+        expect.arrayContaining(['audit_events_actor', 'orders_staff_created', 'orders_created']),
+      );
+
+      // staff: roles, names unique whatever their case, the hash's prefix, STRICT types.
+      const sri = insertStaff(db, 'Sri', { role: 'manager' });
+      const budi = insertStaff(db, 'Budi');
+      expect(() => insertStaff(db, 'Owner', { role: 'owner' })).toThrow(/CHECK constraint failed: role IN/);
+      expect(() => insertStaff(db, 'Admin', { role: 'Manager' })).toThrow(/CHECK constraint failed: role IN/);
+      expect(() => insertStaff(db, 'SRI')).toThrow(/UNIQUE constraint failed: staff.name/);
+      expect(() => insertStaff(db, ' Ani')).toThrow(/CHECK constraint failed/);
+      expect(() => insertStaff(db, '')).toThrow(/CHECK constraint failed/);
+      expect(() => insertStaff(db, 'x'.repeat(41))).toThrow(/CHECK constraint failed/);
+      insertStaff(db, 'x'.repeat(40));
+      expect(() => insertStaff(db, 'Plain', { pin_hash: '97531864' })).toThrow(/CHECK constraint failed: pin_hash/);
+      expect(() => insertStaff(db, 'Flag', { active: 2 })).toThrow(/CHECK constraint failed/);
+      expect(() => insertStaff(db, 'Late', { created_at: '2025-03-01 03:00' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertStaff(db, 'Typed', { active: 'yes' })).toThrow(/cannot store TEXT value in INTEGER column/);
+      expect(() => insertStaff(db, 'Id', { id: 'seven' })).toThrow(/datatype mismatch/);
+
+      // orders.staff_id: NULL for the old orders, a foreign key to staff, STRICT.
+      expect(db.prepare('SELECT COUNT(*) FROM orders WHERE staff_id IS NOT NULL').pluck().get()).toBe(0);
+      insertOrder(db, 'E-1', { staff_id: budi });
+      insertOrder(db, 'E-2');
+      expect(() => insertOrder(db, 'E-3', { staff_id: 999 })).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => insertOrder(db, 'E-4', { staff_id: 'Budi' })).toThrow(
+        /cannot store TEXT value in INTEGER column orders.staff_id/,
+      );
+      expect(db.pragma('foreign_key_list(orders)')).toMatchObject([{ table: 'staff', from: 'staff_id', to: 'id' }]);
+      // A member of staff with orders cannot be deleted (they are deactivated instead).
+      expect(() => db.prepare('DELETE FROM staff WHERE id = ?').run(budi)).toThrow(/FOREIGN KEY constraint failed/);
+
+      // pin_lockout: exactly one row, from the start, that stays.
+      expect(db.prepare('SELECT * FROM pin_lockout').all()).toEqual([
+        { id: 1, failures: 0, last_failure_at: null, locked_until: null },
+      ]);
+      expect(() => db.prepare('INSERT INTO pin_lockout (id, failures) VALUES (2, 0)').run()).toThrow(
+        /CHECK constraint failed/,
+      );
+      expect(() => db.prepare('UPDATE pin_lockout SET failures = -1').run()).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare("UPDATE pin_lockout SET locked_until = 'soon'").run()).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare('DELETE FROM pin_lockout').run()).toThrow(/pin_lockout keeps its one row/);
+      db.prepare('UPDATE pin_lockout SET failures = 4, last_failure_at = ?, locked_until = ?').run(T0, at(1));
+
+      // audit_events: append-only, its actor consistent with its source, detail a JSON object.
+      insertAudit(db);
+      insertAudit(db, { actor_staff_id: sri, actor: 'Sri', source: 'app', action: 'pin.failed', detail: '{"n":1}' });
+      insertAudit(db, { actor: 'cli:sri', source: 'cli', action: 'pin.reset', field: null });
+      expect(() => insertAudit(db, { actor_staff_id: 999, actor: 'Ghost', source: 'app' })).toThrow(
+        /FOREIGN KEY constraint failed/,
+      );
+      expect(() => insertAudit(db, { source: 'robot' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { action: 'Settings Changed' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { detail: '{' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { detail: '[1,2]' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { actor: 'sri', source: 'cli' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { actor: 'Sri', source: 'system' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { actor_staff_id: sri, actor: 'cli:sri', source: 'cli' })).toThrow(
+        /CHECK constraint failed/,
+      );
+      expect(() => insertAudit(db, { at: '2025-03-01' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertAudit(db, { field: Buffer.from('mode') })).toThrow(
+        /cannot store BLOB value in TEXT column audit_events.field/,
+      );
+      expect(() => db.prepare("UPDATE audit_events SET actor = 'someone else'").run()).toThrow(
+        /audit_events is append-only: an event cannot be updated/,
+      );
+      expect(() => db.prepare('DELETE FROM audit_events').run()).toThrow(
+        /audit_events is append-only: an event cannot be deleted/,
+      );
+      expect(db.prepare('SELECT COUNT(*) FROM audit_events').pluck().get()).toBe(3);
+
+      // Migration 4's rules still hold on the altered orders table.
+      expect(() => insertOrder(db, 'E-5', { kind: 'cash' })).toThrow(/CHECK constraint failed: kind IN/);
+      expect(() => db.prepare('DELETE FROM order_events').run()).toThrow(/append-only/);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
 
 describe('database migrations', () => {
@@ -428,9 +567,9 @@ describe('database migrations', () => {
     const db = track(openDatabase(path));
     expect(existsSync(path)).toBe(true);
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
-    expect(names(db, 'table')).toEqual(['callback_receipts', 'order_events', 'orders', 'settings']);
-    expect(names(db, 'trigger')).toEqual(['order_events_no_delete', 'order_events_no_update']);
-    expect(strictTables(db)).toEqual({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
+    expect(names(db, 'table')).toEqual(ALL_TABLES);
+    expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+    expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -456,7 +595,9 @@ describe('database migrations', () => {
       expect(migrate(db, MIGRATIONS.slice(0, m.version))).toEqual({ from: m.version - 1, to: m.version });
 
       const after = dump(db);
-      for (const [table, rows] of Object.entries(before)) expect(after[table], table).toEqual(rows);
+      const added = perMigration[m.version]!.added ?? {};
+      for (const [table, rows] of Object.entries(before))
+        expect(after[table], table).toEqual(rows.map((r) => ({ ...(r as object), ...added[table] })));
       perMigration[m.version]!.check(db);
       expect(db.pragma('foreign_key_check')).toEqual([]);
     });
@@ -467,18 +608,19 @@ describe('database migrations', () => {
     const v3 = rawDb();
     migrate(v3, MIGRATIONS.slice(0, 3));
     seedRealisticV3(v3);
+    const shapeV3 = shapeOf(v3);
     const before = exactDump(v3);
     const maxSeq = v3.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
     expect(before.sqlite_sequence).toEqual([['order_events', maxSeq]]);
     v3.close();
 
-    // Through openDatabase, as Loket opens the file: WAL, foreign keys on, then the migration.
+    // Through openDatabase, as Loket opens the file: WAL, foreign keys on, then the migrations (4 and on).
     const db = track(openDatabase(path));
-    expect(schemaVersion(db)).toBe(4);
-    expect(exactDump(db)).toEqual(before);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(exactDump(db, shapeV3)).toEqual(before);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('foreign_key_check')).toEqual([]);
-    expect(strictTables(db)).toEqual({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
+    expect(strictTables(db)).toMatchObject({ callback_receipts: 1, order_events: 1, orders: 1, settings: 1 });
     // The foreign key survived the renames and points at the new orders table.
     expect(db.pragma('foreign_key_list(order_events)')).toMatchObject([
       { table: 'orders', from: 'order_id', to: 'id' },
@@ -531,7 +673,8 @@ describe('database migrations', () => {
     expect(blocked.problems).toEqual([
       "orders.kind = 'cash' is not a payment kind (qris,ewallet_redirect,ewallet_qr_redirect,airtime_sms,airtime,va_bank,va_cstore), " +
         "orders.rejection_http_status = 'five hundred' is not a whole number (a STRICT INTEGER column) (row id = 'X-1')",
-      `order_events.source = 'robot' is not an event source (cashier,gateway,callback,poll,inquiry,manager,startup,reconcile,cli,system) (row seq = ${robotSeq})`,
+      "order_events.source = 'robot' is not an event source " +
+        `(cashier,gateway,callback,poll,inquiry,manager,startup,reconcile,cli,system) (row seq = ${robotSeq})`,
       `settings.value = X'227822' is a BLOB (a STRICT TEXT column) (row key = 'raw')`,
     ]);
     expect(blocked.message).toMatch(
@@ -543,6 +686,39 @@ describe('database migrations', () => {
     expect(schemaVersion(after)).toBe(3);
     expect(after.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all()).toEqual(schema);
     expect(exactDump(after)).toEqual(before);
+  });
+
+  it('migration 5 carries a realistic version-4 file over value for value; old orders have no staff', () => {
+    const path = join(dir, 'loket.db');
+    const v4 = rawDb();
+    migrate(v4, MIGRATIONS.slice(0, 4));
+    seedRealisticV3(v4);
+    const shapeV4 = shapeOf(v4);
+    const before = exactDump(v4);
+    const orderCount = before.orders!.length;
+    v4.close();
+
+    const db = track(openDatabase(path));
+    expect(schemaVersion(db)).toBe(5);
+    expect(exactDump(db, shapeV4)).toEqual(before);
+    expect(db.prepare('SELECT quote(staff_id) FROM orders').pluck().all()).toEqual(Array(orderCount).fill('NULL'));
+    // The column was added at the end, so every other column keeps its place (and `SELECT *` its order).
+    expect(shapeOf(db).orders).toEqual([...shapeV4.orders!, 'staff_id']);
+    expect(exactDump(db, { staff: shapeOf(db).staff!, audit_events: shapeOf(db).audit_events! })).toEqual({
+      staff: [],
+      audit_events: [],
+      sqlite_sequence: before.sqlite_sequence,
+    });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
+
+    // An old order can be attributed after the fact, and the audit sequence starts.
+    const sri = insertStaff(db, 'Sri', { role: 'manager' });
+    db.prepare("UPDATE orders SET staff_id = ? WHERE id = 'T01-20250301-030600000-GGGG'").run(sri);
+    insertAudit(db, { actor_staff_id: sri, actor: 'Sri', source: 'app', action: 'staff.added' });
+    expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'audit_events'").pluck().get()).toBe(1);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
   });
 
   it('the schema holds every payment kind and event source the code has (a new one needs a migration)', () => {
