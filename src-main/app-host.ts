@@ -1,164 +1,377 @@
-import { ApiError } from './common/api';
+import {
+  ApiError,
+  apiMethodNames,
+  ORDER_API_METHODS,
+  type ApiHandlers,
+  type DisplayState,
+  type LiveEvent,
+  type PrintResult,
+} from './common/api';
 import type { AppInfo, Lang } from './common/app-info';
+import type { KeychainStatus, ModeStatus, SecretName, SecretStatus } from './common/manager';
+import type { Order } from './common/order';
+import type { LoketSettings } from './common/settings';
 import { AppService, type ReceiptPort } from './core/app-service';
-import { loadItemCatalogue } from './core/catalogue';
+import { loadItemCatalogue, loadPaymentCatalogue } from './core/catalogue';
 import { startCallbackListener, type CallbackListener } from './core/confirmation/callback-listener';
 import { pollUntilSettled } from './core/confirmation/status-poller';
-import { buildReceipt } from './core/receipts/receipt-model';
+import { testConnection } from './core/gateway/probe';
+import { ManagerService, type SettingsEffect } from './core/manager-service';
+import { systemClock } from './core/ports';
+import { buildReceipt, buildTestReceipt } from './core/receipts/receipt-model';
 import { renderReceiptHtml } from './core/receipts/receipt-html';
 import { renderEscPos } from './core/receipts/receipt-escpos';
+import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './adapters/keychain-secret-store';
+import { OverrideSecretStore } from './adapters/override-secret-store';
 import { sendToNetworkPrinter } from './adapters/tcp-printer';
-import { systemClock } from './core/ports';
-import { openLoket, type Loket, type OpenOptions } from './runtime';
-import type { Order } from './common/order';
+import { CallGate } from './core/call-gate';
+import { openLoket, openStoreBooks, type Loket, type OpenOptions, type StoreBooks } from './runtime';
 
 export interface AppHostOptions extends OpenOptions {
   version: string;
+  /** The screens' language when given (browser mode's --lang); else the store's setting. */
   lang?: Lang;
-  /** `host:port` of an ESC/POS network printer (TCP 9100); else receipts print from the browser. */
+  /** An ESC/POS network printer given on the command line; else the printer in the settings. */
   printer?: { host: string; port: number; paper: 58 | 80 };
   log?: (line: string) => void;
 }
 
+/** What a host serves: every API method, the live events, and what the customer display shows now. */
+export type HostedApi = ApiHandlers & {
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+  displayState(): DisplayState;
+};
+
 export interface AppHost {
-  readonly app: AppService;
+  readonly app: HostedApi;
+  /** The order runtime in use now (it is rebuilt when the manager switches between training and live). */
   readonly loket: Loket;
+  readonly store: StoreBooks;
   close(): Promise<void>;
 }
 
 /** How long the poller keeps asking after an order's own expiry, for a late answer. */
 const POLL_GRACE_MS = 60_000;
+/** The keychain probe writes on Linux; its answer is kept this long. */
+const KEYCHAIN_STATUS_MS = 60_000;
+
+/** One order runtime with everything that runs around it. */
+interface Running {
+  readonly loket: Loket;
+  readonly app: AppService;
+  close(): Promise<void>;
+}
 
 /**
- * Everything a host (browser mode, the desktop shell) runs around the core: the order log and gateway,
- * a callback listener, polling for orders waiting for payment, receipts, and the API service.
+ * Everything a host (browser mode, the desktop shell) runs around the core: the store's books (settings,
+ * staff, audit), the order runtime — the order log and gateway, a callback listener, polling for orders
+ * waiting for payment, receipts and the order API — and the manager's side. Switching between training and
+ * live (or changing the live gateway) rebuilds the order runtime; calls in flight finish first, and calls
+ * arriving meanwhile wait (CallGate), so no charge is cut off half-way.
  */
 export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   const log = options.log ?? (() => undefined);
-  const loket = await openLoket(options);
-  const polls = new Set<AbortController>();
-  let listener: CallbackListener | undefined;
-  try {
-    const configured = loket.settings.callbackListener;
-    // Training mode: the embedded sandbox calls back on loopback. A live gateway needs a listener it can reach.
-    if (loket.sandbox || configured) {
-      const client = loket.client.config;
-      listener = await startCallbackListener({
-        host: configured?.host ?? '127.0.0.1',
-        port: configured?.port ?? 0,
-        path: configured?.path ?? '/loket/callback',
-        appId: client.appId,
-        key: await loket.signingKey(),
-        encoding: client.signing.encoding,
-        orders: loket.orders,
-        log: loket.log,
-        receipts: loket.receipts,
-        report: (line) => log(`callback: ${line}`),
-      });
-      loket.orders.setNotificationUrl(configured?.publicUrl ?? listener.url);
-    }
+  const clock = options.clock ?? systemClock;
+  const store =
+    options.store ??
+    openStoreBooks({
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      clock,
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
+  const items = loadItemCatalogue();
+  const bundled = loadPaymentCatalogue(options.env?.LOKET_CATALOGUE ?? process.env.LOKET_CATALOGUE);
+  const listeners = new Set<(event: LiveEvent) => void>();
+  const emit = (event: LiveEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const gate = new CallGate();
+  let keychainChecked: { at: number; status: KeychainStatus } | undefined;
 
-    const printer = options.printer;
-    const receipts: ReceiptPort = {
-      html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
-      ...(printer
-        ? {
-            print: async (order: Order, { copy }: { copy: boolean }) =>
-              sendToNetworkPrinter(renderEscPos(receiptOf(order, copy), { paper: printer.paper }), printer),
-          }
-        : {}),
-    };
-    function receiptOf(order: Order, copy: boolean) {
-      return buildReceipt(order, {
-        storeName: loket.settings.storeName,
-        method: loket.methods.find((m) => m.id === order.methodId),
-        timeZone: loket.settings.timeZone,
-        lang: info.lang,
-        copy,
-        training: loket.training,
-        printedAt: new Date(),
-      });
-    }
+  const settings = (): LoketSettings => store.settings.load();
+  const printerOf = (s: LoketSettings) =>
+    options.printer ??
+    (s.printer.kind === 'network' && s.printer.host && s.printer.port
+      ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
+      : undefined);
 
-    const info: AppInfo = {
+  const info = (loket: Loket): AppInfo => {
+    const s = settings();
+    return {
       name: 'Loket',
       version: options.version,
       mode: loket.training ? 'sandbox' : 'live',
-      storeName: loket.settings.storeName,
+      storeName: s.storeName,
       terminalId: loket.terminalId,
-      timeZone: loket.settings.timeZone,
-      lang: options.lang ?? 'id',
-      networkPrinter: printer !== undefined,
+      timeZone: s.timeZone,
+      lang: options.lang ?? s.lang,
+      networkPrinter: printerOf(s) !== undefined,
+      ...(loket.notice ? { notice: loket.notice } : {}),
     };
+  };
 
-    /** Polls an order waiting for payment until it settles, as a fallback to the gateway's callback. */
-    const watch = (order: Order): void => {
-      if (!loket.client.config.inquiryPath || !order.expiresAt) return;
-      const controller = new AbortController();
-      polls.add(controller);
-      void pollUntilSettled(order.id, {
-        orders: loket.orders,
-        log: loket.log,
-        client: loket.client,
-        initialDelayMs: 2000,
-        maxDelayMs: 30_000,
-        deadline: new Date(Date.parse(order.expiresAt) + POLL_GRACE_MS),
-        signal: controller.signal,
-      })
-        .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
-        .finally(() => polls.delete(controller));
-    };
+  const manager: ManagerService = new ManagerService(store, {
+    mode: (): ModeStatus => ({
+      setting: settings().mode,
+      running: current.loket.training ? 'sandbox' : 'live',
+      gateway: current.loket.gatewayDescription,
+      ...(current.loket.notice ? { notice: current.loket.notice } : {}),
+    }),
+    openOrders: () => current.loket.log.countOpen(),
+    bundledMethods: () => bundled,
+    keychainStatus: async () => {
+      if (keychainChecked && Date.now() - keychainChecked.at < KEYCHAIN_STATUS_MS) return keychainChecked.status;
+      const status = await probeKeychain(store);
+      keychainChecked = { at: Date.now(), status };
+      return status;
+    },
+    secretStatus: (name) => readSecretStatus(store, name),
+    settingsChanged: async (effect: SettingsEffect, next: LoketSettings) => {
+      if (effect === 'runtime') {
+        await rebuild();
+      } else if (effect === 'methods') {
+        current.loket.setMethods(next.paymentMethods ?? bundled);
+      } else {
+        current.loket.setTerminalId(next.terminalId);
+      }
+      announce();
+    },
+    testConnection: async (s) => {
+      if (!s.gateway) throw new ApiError('invalid_arguments', 'gateway: set the base URL and appid first');
+      return testConnection({ ...s.gateway }, store.secrets);
+    },
+    testPrint: async (s): Promise<PrintResult> => {
+      const printer = printerOf(s);
+      if (!printer) {
+        return { ok: false, message: 'No network printer is set up: receipts print from the screen instead.' };
+      }
+      const receipt = buildTestReceipt({ ...receiptContext(s), printedAt: new Date() });
+      try {
+        await sendToNetworkPrinter(renderEscPos(receipt, { paper: printer.paper }), printer);
+        return { ok: true, message: `Test page printed on ${printer.host}:${printer.port}.` };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    tillChanged: () => announce(),
+  });
 
-    const sandbox = loket.sandbox;
-    const app = new AppService({
-      info,
-      log: loket.log,
-      orders: loket.orders,
-      methods: loket.methods,
-      items: loadItemCatalogue(),
-      clock: systemClock,
-      receipts,
-      ...(sandbox
-        ? {
-            simulatePayment: async (id: string) => {
-              if (!sandbox.orders.get(id)) {
-                // The embedded sandbox lives in memory: after a restart it no longer knows earlier orders.
-                throw new ApiError(
-                  'conflict',
-                  'The training gateway was restarted and no longer knows this order: cancel it and charge again.',
-                );
-              }
-              sandbox.settle(id, 'PAID');
-              // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
-              const answer = await loket.client.inquire(id);
-              if (answer.ok)
-                loket.orders.applyGatewayStatus(id, answer.status, {
-                  source: 'inquiry',
-                  reason: 'training: simulated payment',
-                });
-            },
-          }
-        : {}),
-      watch,
+  const receiptContext = (s: LoketSettings) => ({
+    storeName: s.storeName,
+    ...(s.storeAddress ? { storeAddress: s.storeAddress } : {}),
+    ...(s.receiptHeader ? { headerText: s.receiptHeader } : {}),
+    ...(s.receiptFooter ? { footerText: s.receiptFooter } : {}),
+    timeZone: s.timeZone,
+    lang: s.lang,
+  });
+
+  /** Opens the order runtime the settings ask for, and starts what runs around it. */
+  async function run(trainingBecause?: string): Promise<Running> {
+    const loket = await openLoket({
+      ...options,
+      store,
+      clock,
+      whenLiveUnavailable: 'training',
+      ...(trainingBecause ? { forceTraining: trainingBecause } : {}),
     });
+    const polls = new Set<AbortController>();
+    let listener: CallbackListener | undefined;
+    try {
+      const configured = loket.training ? null : loket.settings.callbackListener;
+      // Training mode: the embedded sandbox calls back on loopback. A live gateway needs a listener it can reach.
+      if (loket.sandbox || configured) {
+        const client = loket.client.config;
+        listener = await startCallbackListener({
+          host: configured?.host ?? '127.0.0.1',
+          port: configured?.port ?? 0,
+          path: configured?.path ?? '/loket/callback',
+          appId: client.appId,
+          key: await loket.signingKey(),
+          encoding: client.signing.encoding,
+          orders: loket.orders,
+          log: loket.log,
+          receipts: loket.receipts,
+          report: (line) => log(`callback: ${line}`),
+        });
+        loket.orders.setNotificationUrl(configured?.publicUrl ?? listener.url);
+      }
 
-    // Orders still waiting from before a restart are watched too, not only the ones charged from now on.
-    for (const order of loket.log.list({ state: 'awaiting_payment' })) watch(order);
+      const receiptOf = (order: Order, copy: boolean) =>
+        buildReceipt(order, {
+          ...receiptContext(settings()),
+          method: loket.methods.find((m) => m.id === order.methodId),
+          copy,
+          training: loket.training,
+          printedAt: new Date(),
+        });
+      const receipts: ReceiptPort = {
+        html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
+        print: async (order: Order, { copy }: { copy: boolean }) => {
+          const printer = printerOf(settings());
+          if (!printer) throw new Error('No network printer is set up: print from this screen instead.');
+          await sendToNetworkPrinter(renderEscPos(receiptOf(order, copy), { paper: printer.paper }), printer);
+        },
+      };
 
-    return {
-      app,
-      loket,
-      close: async () => {
-        for (const c of polls) c.abort();
-        app.close();
-        await listener?.close();
-        await loket.close();
-      },
-    };
+      /** Polls an order waiting for payment until it settles, as a fallback to the gateway's callback. */
+      const watch = (order: Order): void => {
+        if (!loket.client.config.inquiryPath || !order.expiresAt) return;
+        const controller = new AbortController();
+        polls.add(controller);
+        void pollUntilSettled(order.id, {
+          orders: loket.orders,
+          log: loket.log,
+          client: loket.client,
+          initialDelayMs: 2000,
+          maxDelayMs: 30_000,
+          deadline: new Date(Date.parse(order.expiresAt) + POLL_GRACE_MS),
+          signal: controller.signal,
+        })
+          .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
+          .finally(() => polls.delete(controller));
+      };
+
+      const sandbox = loket.sandbox;
+      const app = new AppService({
+        info: () => info(loket),
+        log: loket.log,
+        orders: loket.orders,
+        methods: loket.methods,
+        items,
+        clock,
+        receipts,
+        till: () => ({ staff: manager.tillStaff(), required: settings().access.requireCashierPin }),
+        ...(sandbox
+          ? {
+              simulatePayment: async (id: string) => {
+                if (!sandbox.orders.get(id)) {
+                  // The embedded sandbox lives in memory: after a restart it no longer knows earlier orders.
+                  throw new ApiError(
+                    'conflict',
+                    'The training gateway was restarted and no longer knows this order: cancel it and charge again.',
+                  );
+                }
+                sandbox.settle(id, 'PAID');
+                // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
+                const answer = await loket.client.inquire(id);
+                if (answer.ok)
+                  loket.orders.applyGatewayStatus(id, answer.status, {
+                    source: 'inquiry',
+                    reason: 'training: simulated payment',
+                  });
+              },
+            }
+          : {}),
+        watch,
+      });
+      const unsubscribe = app.subscribe(emit);
+
+      // Orders still waiting from before a restart are watched too, not only the ones charged from now on.
+      for (const order of loket.log.list({ state: 'awaiting_payment' })) watch(order);
+
+      return {
+        loket,
+        app,
+        close: async () => {
+          for (const c of polls) c.abort();
+          unsubscribe();
+          app.close();
+          await listener?.close();
+          await loket.close();
+        },
+      };
+    } catch (err) {
+      for (const c of polls) c.abort();
+      await listener?.close();
+      await loket.close();
+      throw err;
+    }
+  }
+
+  /** The screens learn of a new mode, store name or till at once (the display, too). */
+  function announce(): void {
+    emit({ type: 'info', info: info(current.loket), till: manager.tillStatus() });
+    emit({ type: 'display', state: current.app.displayState() });
+  }
+
+  /** A new order runtime once every call in flight has finished; calls arriving meanwhile wait for it. */
+  async function rebuild(): Promise<void> {
+    await gate.exclusive(async () => {
+      await current.close();
+      current = await runOrTrain();
+      log(`now ${current.loket.training ? 'in training mode' : 'live'}: ${current.loket.gatewayDescription}`);
+    });
+  }
+
+  /** The settings' runtime; when live cannot start (e.g. the listener's port is taken), training, saying why. */
+  async function runOrTrain(): Promise<Running> {
+    try {
+      return await run();
+    } catch (err) {
+      if (settings().mode !== 'live') throw err;
+      const why = `Live mode could not start (${(err as Error).message}); Loket runs in training mode until then.`;
+      log(why);
+      return run(why);
+    }
+  }
+
+  let current: Running;
+  try {
+    current = await runOrTrain();
   } catch (err) {
-    for (const c of polls) c.abort();
-    await listener?.close();
-    await loket.close();
+    if (!options.store) store.close();
+    throw err;
+  }
+  if (current.loket.notice) log(current.loket.notice);
+
+  const app = {} as Record<string, (...args: unknown[]) => unknown>;
+  for (const method of apiMethodNames) {
+    app[method] = (ORDER_API_METHODS as readonly string[]).includes(method)
+      ? (...args) => gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args))
+      : (...args) => (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
+  }
+  const hosted = Object.assign(app, {
+    subscribe: (listener: (event: LiveEvent) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    displayState: () => current.app.displayState(),
+  }) as unknown as HostedApi;
+
+  return {
+    app: hosted,
+    get loket() {
+      return current.loket;
+    },
+    store,
+    close: async () => {
+      await gate.exclusive(async () => {
+        store.access.lockAll();
+        await current.close();
+        listeners.clear();
+        if (!options.store) store.close();
+      });
+    },
+  };
+}
+
+async function probeKeychain(store: StoreBooks): Promise<KeychainStatus> {
+  const secrets = store.secrets;
+  const keychain = secrets instanceof OverrideSecretStore ? secrets.keychainStore : secrets;
+  if (!(keychain instanceof KeychainSecretStore)) return { available: true };
+  const probe = await keychain.probe();
+  return probe.available ? { available: true } : { available: false, message: probe.message };
+}
+
+async function readSecretStatus(store: StoreBooks, name: SecretName): Promise<SecretStatus> {
+  const secrets = store.secrets;
+  const fromEnv = secrets instanceof OverrideSecretStore && secrets.overridden(name);
+  try {
+    const status = secretStatus(await secrets.get(name));
+    return { ...status, from: status.set ? (fromEnv ? 'environment' : 'keychain') : 'none' };
+  } catch (err) {
+    if (err instanceof KeychainUnavailableError) return { set: false, from: 'none' };
     throw err;
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PaymentMethod } from './common/payment-methods';
 import type { LoketSettings } from './common/settings';
 import { DEFAULT_GATEWAY_TIME_ZONE } from './common/gateway-time';
+import { AuditLog } from './core/audit/audit-log';
 import { DEFAULT_SIGNING_PROFILE } from './core/bodysign';
 import { loadPaymentCatalogue } from './core/catalogue';
 import { CallbackReceipts } from './core/confirmation/callback-receipts';
@@ -12,34 +13,93 @@ import { OrderLog } from './core/orders/order-log';
 import { OrderService } from './core/payments/order-service';
 import { systemClock, type Clock, type SecretStore } from './core/ports';
 import { SettingsStore } from './core/settings/settings-store';
+import { AccessControl } from './core/staff/access';
 import { openDatabase, type Database } from './db/open';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
+import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
+import { OverrideSecretStore } from './adapters/override-secret-store';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/server';
 
 /**
- * The composition root shared by the CLI, browser mode and the desktop shell: opens the order log,
- * turns interrupted orders into `unknown`, and picks the gateway — the environment's, else the
- * configured one, else an embedded sandbox (training mode).
+ * The store's own books (`loket.db` in the data folder): its settings, staff, audit log, and — in live
+ * mode — its orders. Opened once by a host and kept open while the order runtime below is rebuilt (a
+ * switch between training and live), so the manager's screens never lose their footing.
+ */
+export interface StoreBooks {
+  readonly dataDir: string;
+  readonly db: Database;
+  readonly settings: SettingsStore;
+  readonly audit: AuditLog;
+  readonly access: AccessControl;
+  /** Where a configured gateway's appkey and signing secret live: LOKET_APP_KEY, else the OS keychain. */
+  readonly secrets: SecretStore;
+  close(): void;
+}
+
+export function openStoreBooks(
+  options: { env?: NodeJS.ProcessEnv; dataDir?: string; clock?: Clock; secrets?: SecretStore } = {},
+): StoreBooks {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
+  const dataDir = options.dataDir ?? defaultDataDir(env);
+  mkdirSync(dataDir, { recursive: true });
+  const db = openDatabase(join(dataDir, 'loket.db'));
+  try {
+    const settings = new SettingsStore(db, clock);
+    const audit = new AuditLog(db, clock);
+    const access = new AccessControl(db, {
+      clock,
+      audit,
+      idleMs: settings.load().access.managerIdleMinutes * 60_000,
+    });
+    return {
+      dataDir,
+      db,
+      settings,
+      audit,
+      access,
+      secrets: options.secrets ?? new OverrideSecretStore(new KeychainSecretStore(), env),
+      close: () => db.close(),
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * The order runtime shared by the CLI, browser mode and the desktop shell: opens the order log, turns
+ * interrupted orders into `unknown`, and picks the gateway — the environment's (LOKET_GATEWAY_URL), else the
+ * configured one when the settings say live, else an embedded sandbox (training mode).
  */
 export interface Loket {
   readonly dataDir: string;
+  /** The order log's database: the store's own in live mode, `training/loket.db` in training mode. */
   readonly db: Database;
+  readonly store: StoreBooks;
   readonly log: OrderLog;
   /** Callback receipts, on the order log's connection (so a receipt commits with its change). */
   readonly receipts: CallbackReceipts;
   readonly orders: OrderService;
   readonly client: GatewayClient;
   readonly settings: LoketSettings;
+  /** The payment methods in effect: the store's own list (settings), else the bundled catalogue. */
   readonly methods: PaymentMethod[];
   /** LOKET_TERMINAL_ID, else the settings': the prefix of every merchant_transaction_id. */
   readonly terminalId: string;
   readonly training: boolean;
+  /** Why Loket runs in training mode although the settings say live (the app only; the CLI fails instead). */
+  readonly notice?: string;
   /** Orders that were `creating` when Loket last stopped, now `unknown`. */
   readonly interrupted: string[];
   readonly sandbox?: SandboxHandle;
   readonly gatewayDescription: string;
   /** The key that signs requests and callbacks (appkey or signing secret): for the callback listener only. */
   signingKey(): Promise<string>;
+  /** A manager changed the payment methods: the one list the client, the sandbox and the screens read. */
+  setMethods(methods: readonly PaymentMethod[]): void;
+  /** A manager changed the terminal id (LOKET_TERMINAL_ID, when set, still wins). */
+  setTerminalId(terminalId: string): void;
   close(): Promise<void>;
 }
 
@@ -47,35 +107,53 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   dataDir?: string;
   clock?: Clock;
-  /** The SecretStore for a configured gateway (the OS keychain in the app); the environment by default. */
+  /** The SecretStore for a configured gateway; by default LOKET_APP_KEY, else the OS keychain. */
   secrets?: SecretStore;
   /** Passed to an embedded sandbox. */
   sandboxLog?: (line: string) => void;
+  /** The store's books, already open (a host keeps them across mode switches); opened and closed here if not. */
+  store?: StoreBooks;
+  /**
+   * When the settings say live but the credentials cannot be read (no keychain, a locked one, no appkey):
+   * `fail` throws LiveUnavailableError (the CLI exits with its message); `training` carries on in training
+   * mode with a notice (the app). Never a fallback to a key written anywhere in clear.
+   */
+  whenLiveUnavailable?: 'fail' | 'training';
+  /** Run in training mode whatever the settings say, with this notice (a live start that failed). */
+  forceTraining?: string;
+}
+
+/** Live mode is set, but its credentials cannot be used: the message says why and what to do. */
+export class LiveUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LiveUnavailableError';
+  }
 }
 
 export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const dataDir = options.dataDir ?? defaultDataDir(env);
-  mkdirSync(dataDir, { recursive: true });
-  // Settings live in the store's own database; training orders get a database of their own (below).
-  let db = openDatabase(join(dataDir, 'loket.db'));
+  const ownStore = options.store === undefined;
+  const store =
+    options.store ??
+    openStoreBooks({
+      env,
+      clock,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
+  const dataDir = store.dataDir;
+  let db: Database | undefined;
   let sandbox: SandboxHandle | undefined;
   try {
-    const settings = new SettingsStore(db, clock).load();
-    if (!env.LOKET_GATEWAY_URL && !settings.gateway) {
-      // Training mode never writes into the store's books: its orders go to training/loket.db.
-      db.close();
-      db = openDatabase(join(dataDir, 'training', 'loket.db'));
-    }
-    const log = new OrderLog(db, clock);
-    const receipts = new CallbackReceipts(db, clock);
-    const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
-    const methods = loadPaymentCatalogue(env.LOKET_CATALOGUE);
+    const settings = store.settings.load();
+    const methods = settings.paymentMethods ?? loadPaymentCatalogue(env.LOKET_CATALOGUE);
 
-    let config: GatewayConfig;
-    let secrets: SecretStore;
-    let description: string;
+    let config: GatewayConfig | undefined;
+    let secrets: SecretStore | undefined;
+    let description = '';
+    let notice: string | undefined;
     if (env.LOKET_GATEWAY_URL) {
       if (!env.LOKET_APP_ID) throw new Error('LOKET_APP_ID: is required when LOKET_GATEWAY_URL is set');
       config = {
@@ -93,11 +171,21 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       };
       secrets = new EnvSecretStore(env);
       description = `${config.baseUrl} (from the environment)`;
-    } else if (settings.gateway) {
-      config = { ...settings.gateway };
-      secrets = options.secrets ?? new EnvSecretStore(env);
-      description = `${config.baseUrl} (from settings)`;
-    } else {
+    } else if (options.forceTraining) {
+      notice = options.forceTraining;
+    } else if (settings.mode === 'live' && settings.gateway) {
+      const problem = await liveCredentialsProblem(store.secrets, settings.gateway.signing.key);
+      if (problem === undefined) {
+        config = { ...settings.gateway };
+        secrets = store.secrets;
+        description = `${config.baseUrl} (from settings)`;
+      } else if (options.whenLiveUnavailable === 'training') {
+        notice = `Live mode is set, but ${problem} Loket runs in training mode until then.`;
+      } else {
+        throw new LiveUnavailableError(`live mode is set, but ${problem}`);
+      }
+    }
+    if (!config || !secrets) {
       sandbox = await startSandbox({ port: 0, methods, ...(options.sandboxLog ? { log: options.sandboxLog } : {}) });
       config = {
         baseUrl: sandbox.url,
@@ -112,8 +200,15 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     if (!Number.isInteger(config.timeoutMs) || config.timeoutMs <= 0)
       throw new Error('LOKET_TIMEOUT_MS: must be a positive whole number of milliseconds');
 
-    const client = new GatewayClient(config, secrets, methods);
     const training = sandbox !== undefined;
+    // Training mode never writes into the store's books: its orders go to training/loket.db.
+    const orderDb = training ? openDatabase(join(dataDir, 'training', 'loket.db')) : store.db;
+    db = orderDb;
+    const log = new OrderLog(orderDb, clock);
+    const receipts = new CallbackReceipts(orderDb, clock);
+    const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
+
+    const client = new GatewayClient(config, secrets, methods);
     const terminalId = env.LOKET_TERMINAL_ID ?? settings.terminalId;
     const orders = new OrderService(log, client, clock, {
       terminalId,
@@ -121,38 +216,84 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
       fallbackTtlSeconds: settings.fallbackTtlSeconds,
     });
+    const signingStore = secrets;
+    const signingProfile = config.signing;
+    let currentTerminal = terminalId;
     return {
       dataDir,
-      db,
+      db: orderDb,
+      store,
       log,
       receipts,
       orders,
       client,
       settings,
       methods,
-      terminalId,
+      get terminalId() {
+        return currentTerminal;
+      },
       training,
+      ...(notice ? { notice } : {}),
       interrupted,
       ...(sandbox ? { sandbox } : {}),
       gatewayDescription: description,
       signingKey: async () => {
-        const appKey = await secrets.get('appkey');
-        if (!appKey) throw new Error(`no appkey is stored in ${secrets.description}`);
-        if (config.signing.key === 'appkey') return appKey;
-        const secret = await secrets.get('signing-secret');
+        const appKey = await signingStore.get('appkey');
+        if (!appKey) throw new Error(`no appkey is stored in ${signingStore.description}`);
+        if (signingProfile.key === 'appkey') return appKey;
+        const secret = await signingStore.get('signing-secret');
         // Never an empty key: a listener verifying with '' would accept anyone's "signed" callback.
         if (!secret)
-          throw new Error(`the signing profile needs a signing secret, and none is stored in ${secrets.description}`);
+          throw new Error(
+            `the signing profile needs a signing secret, and none is stored in ${signingStore.description}`,
+          );
         return secret;
+      },
+      // In place: the gateway client, the embedded sandbox and the screens hold this one array.
+      setMethods: (next) => void methods.splice(0, methods.length, ...next),
+      setTerminalId: (next) => {
+        if (env.LOKET_TERMINAL_ID) return;
+        currentTerminal = next;
+        orders.setTerminalId(next);
       },
       close: async () => {
         await sandbox?.close();
-        db.close();
+        if (orderDb !== store.db) orderDb.close();
+        if (ownStore) store.close();
       },
     };
   } catch (err) {
     await sandbox?.close();
-    db.close();
+    if (db && db !== store.db) db.close();
+    if (ownStore) store.close();
+    throw err;
+  }
+}
+
+/**
+ * Why the configured gateway's credentials cannot be used, in words that end with what to do; undefined
+ * when they can. A locked keyring answers reads with "nothing stored", so an empty answer is checked with
+ * the keychain's own probe before it is called "not set".
+ */
+async function liveCredentialsProblem(
+  secrets: SecretStore,
+  signWith: 'appkey' | 'secret',
+): Promise<string | undefined> {
+  const needed = signWith === 'secret' ? (['appkey', 'signing-secret'] as const) : (['appkey'] as const);
+  try {
+    for (const name of needed) {
+      if (await secrets.get(name)) continue;
+      const keychain = secrets instanceof OverrideSecretStore ? secrets.keychainStore : undefined;
+      const probe = keychain instanceof KeychainSecretStore ? await keychain.probe() : undefined;
+      if (probe && !probe.available) return `the OS keychain cannot be used: ${probe.message}`;
+      return (
+        `no ${name} is stored in ${secrets.description}: enter it in the manager's settings (Gateway) or with ` +
+        `npm run cli -- config set-secret ${name}.`
+      );
+    }
+    return undefined;
+  } catch (err) {
+    if (err instanceof KeychainUnavailableError) return `the OS keychain cannot be used: ${err.message}`;
     throw err;
   }
 }

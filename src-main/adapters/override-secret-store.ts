@@ -32,6 +32,11 @@ export class OverrideSecretStore implements SecretStore {
       : `${variables}, else ${this.keychain.description}`;
   }
 
+  /** The keychain behind the override, for a probe that tells "locked" from "not set". */
+  get keychainStore(): SecretStore {
+    return this.keychain;
+  }
+
   /** Where `name` is read from: "the environment (LOKET_APP_KEY)" or the keychain's description. */
   describe(name: SecretName): string {
     return this.overridden(name) ? `the environment (${SECRET_OVERRIDES[name]})` : this.keychain.description;

@@ -4,6 +4,16 @@ import type { FieldIssue } from './order-request';
 import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from './order';
 import { OrderRuleError, reasonSchema, type ApiErrorCode, type FailureClass, type RetrySafety } from './order-policy';
 import type { PaymentKind, PaymentMethod } from './payment-methods';
+import type {
+  AuditEntry,
+  ConnectionReport,
+  ManagerResult,
+  ManagerSessionView,
+  ManagerView,
+  MethodImportResult,
+  TillStatus,
+} from './manager';
+import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
 
 /**
  * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
@@ -26,6 +36,17 @@ export const chargeInputSchema = z
 export type ChargeInput = z.infer<typeof chargeInputSchema>;
 
 const orderId = z.string().min(1).max(36);
+/** A manager session's token: every manager method takes it first, and it locks when idle. */
+const session = z.string().min(16).max(100);
+const staffId = z.number().int().positive();
+const staffName = z
+  .string()
+  .min(1)
+  .max(STAFF_NAME_MAX * 4);
+const secretName = z.enum(['appkey', 'signing-secret']);
+const SETTINGS_SECTIONS = ['store', 'gateway', 'printer', 'display', 'language', 'access'] as const;
+/** Browser mode reads at most 64 KiB per call; an operator's method list is a few kilobytes. */
+const IMPORT_TEXT_MAX = 60_000;
 
 export const apiArgSchemas = {
   appInfo: z.tuple([]),
@@ -51,6 +72,44 @@ export const apiArgSchemas = {
   displayState: z.tuple([]),
   receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
   printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
+
+  // Who sells at this till, and unlocking the manager's screens (docs/roles.md).
+  tillStatus: z.tuple([]),
+  signIn: z.tuple([staffId, pinSchema.nullable()]),
+  signOut: z.tuple([]),
+  setupManager: z.tuple([z.object({ name: staffName, pin: pinSchema }).strict()]),
+  unlockManager: z.tuple([staffId, pinSchema]),
+
+  // The manager's screens: each takes the session token first (docs/settings.md).
+  lockManager: z.tuple([session]),
+  managerView: z.tuple([session]),
+  updateSettings: z.tuple([session, z.enum(SETTINGS_SECTIONS), z.record(z.string(), z.unknown()).nullable()]),
+  setSecret: z.tuple([session, secretName, z.string().min(1).max(1000)]),
+  clearSecret: z.tuple([session, secretName]),
+  testConnection: z.tuple([session]),
+  setMethodEnabled: z.tuple([session, z.string().min(1).max(64), z.boolean()]),
+  importMethods: z.tuple([session, z.enum(['json', 'csv']), z.string().max(IMPORT_TEXT_MAX)]),
+  resetMethods: z.tuple([session]),
+  testPrint: z.tuple([session]),
+  switchMode: z.tuple([session, z.enum(['training', 'live']), z.string().max(500)]),
+  addStaff: z.tuple([session, z.object({ name: staffName, role: z.enum(STAFF_ROLES), pin: pinSchema }).strict()]),
+  updateStaff: z.tuple([
+    session,
+    staffId,
+    z
+      .object({
+        name: staffName.optional(),
+        role: z.enum(STAFF_ROLES).optional(),
+        pin: pinSchema.optional(),
+        active: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
+  changeOwnPin: z.tuple([session, pinSchema, pinSchema]),
+  auditLog: z.tuple([
+    session,
+    z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
+  ]),
 } as const;
 
 /** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
@@ -105,7 +164,11 @@ export interface DisplayState {
 }
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */
-export type LiveEvent = { type: 'order'; order: Order } | { type: 'display'; state: DisplayState };
+export type LiveEvent =
+  | { type: 'order'; order: Order }
+  | { type: 'display'; state: DisplayState }
+  /** The mode, the store or the till changed (a manager's setting, a switch to live, a sign-in). */
+  | { type: 'info'; info: AppInfo; till: TillStatus };
 
 interface Results {
   appInfo: AppInfo;
@@ -121,9 +184,48 @@ interface Results {
   displayState: DisplayState;
   receipt: ReceiptView;
   printReceipt: PrintResult;
+  tillStatus: TillStatus;
+  signIn: { ok: true; till: TillStatus } | PinRefusal;
+  signOut: TillStatus;
+  setupManager: ManagerSessionView;
+  unlockManager: { ok: true; session: ManagerSessionView } | PinRefusal;
+  lockManager: null;
+  managerView: ManagerView;
+  updateSettings: ManagerResult;
+  setSecret: ManagerView;
+  clearSecret: ManagerView;
+  testConnection: ConnectionReport;
+  setMethodEnabled: ManagerResult;
+  importMethods: MethodImportResult;
+  resetMethods: ManagerView;
+  testPrint: PrintResult;
+  switchMode: ManagerResult;
+  addStaff: ManagerView;
+  updateStaff: ManagerView;
+  changeOwnPin: { ok: true } | PinRefusal;
+  auditLog: AuditEntry[];
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
+
+/** The methods of the order runtime (core/app-service.ts); the rest are the manager's (core/manager-service.ts). */
+export const ORDER_API_METHODS = [
+  'appInfo',
+  'listMethods',
+  'listItems',
+  'createOrder',
+  'getOrder',
+  'listOrders',
+  'cancelOrder',
+  'retryOrder',
+  'simulatePayment',
+  'showOnDisplay',
+  'displayState',
+  'receipt',
+  'printReceipt',
+] as const satisfies readonly ApiMethodName[];
+export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
+export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod>;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];
 

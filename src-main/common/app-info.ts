@@ -17,4 +17,6 @@ export interface AppInfo {
   lang: Lang;
   /** A network receipt printer is configured (else receipts print from the browser). */
   networkPrinter: boolean;
+  /** Why Loket runs otherwise than its settings say (e.g. live is set, but the keychain cannot be reached). */
+  notice?: string;
 }

@@ -88,6 +88,8 @@ export interface Order {
   phone?: string;
   /** Orders against the embedded sandbox are training orders. */
   training: boolean;
+  /** Who sold it: the staff member signed in at the till (live orders; training orders name them in events). */
+  staffId?: number;
   delivery: Delivery;
   gatewayTransactionId?: string;
   instruction?: PaymentInstruction;

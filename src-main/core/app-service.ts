@@ -6,15 +6,17 @@ import {
   type CatalogueItem,
   type DisplayState,
   type LiveEvent,
+  type OrderApiMethod,
 } from '../common/api';
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
 import { OrderStateError } from '../common/order-policy';
 import type { PaymentMethod } from '../common/payment-methods';
+import type { StaffSummary } from '../common/staff';
 import { publicFailure } from './gateway/client';
 import type { OrderLog } from './orders/order-log';
-import type { CreateOutcome, OrderService } from './payments/order-service';
+import type { Actor, CreateOutcome, OrderService } from './payments/order-service';
 import type { Clock } from './ports';
 
 /** Receipt rendering and printing, provided by the host (browser printing or a network printer). */
@@ -25,7 +27,8 @@ export interface ReceiptPort {
 }
 
 export interface AppServiceDeps {
-  info: AppInfo;
+  /** Read at each call: a manager's change to the store or the mode shows at once. */
+  info: () => AppInfo;
   log: OrderLog;
   orders: OrderService;
   methods: readonly PaymentMethod[];
@@ -36,13 +39,18 @@ export interface AppServiceDeps {
   simulatePayment?: (orderId: string) => Promise<void>;
   /** Starts automatic confirmation (polling) for an order waiting for payment. */
   watch?: (order: Order) => void;
+  /**
+   * Who sells at this till, recorded on every order and change the cashier makes; `required` when the
+   * store's settings make a cashier sign in with a PIN before charging.
+   */
+  till?: () => { staff: StaffSummary | null; required: boolean };
 }
 
 /**
  * The API every host serves (IPC in the desktop app, HTTP in browser mode): one implementation, so
  * both behave alike. It also keeps what the customer display shows and pushes live events.
  */
-export class AppService implements ApiHandlers {
+export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private displayOrderId: string | null = null;
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly unsubscribe: () => void;
@@ -65,7 +73,7 @@ export class AppService implements ApiHandlers {
   }
 
   appInfo(): AppInfo {
-    return this.deps.info;
+    return this.deps.info();
   }
 
   listMethods(): PaymentMethod[] {
@@ -87,14 +95,14 @@ export class AppService implements ApiHandlers {
         ...(input.phone ? { phone: input.phone } : {}),
         ...(input.api ? { api: input.api } : {}),
       },
-      { source: 'cashier' },
+      this.cashier(true),
     );
     return this.settleCharge(outcome);
   }
 
   async retryOrder(id: string): Promise<ChargeResult> {
     this.deps.log.require(id);
-    return this.settleCharge(await this.deps.orders.resolve(id, { source: 'cashier' }));
+    return this.settleCharge(await this.deps.orders.resolve(id, this.cashier(false)));
   }
 
   getOrder(id: string): Order | null {
@@ -102,7 +110,7 @@ export class AppService implements ApiHandlers {
   }
 
   listOrders(filter: { date?: string; state?: OrderState }): Order[] {
-    const tz = this.deps.info.timeZone;
+    const tz = this.deps.info().timeZone;
     const day = filter.date ?? dayIn(this.deps.clock.now(), tz);
     const range = dayRange(day, tz);
     if (!range)
@@ -112,11 +120,11 @@ export class AppService implements ApiHandlers {
   }
 
   cancelOrder(id: string, reason: string): Order {
-    return this.deps.orders.cancel(id, { source: 'cashier', actor: 'cashier', reason });
+    return this.deps.orders.cancel(id, { ...this.cashier(false), reason });
   }
 
   async simulatePayment(id: string): Promise<Order> {
-    if (!this.deps.simulatePayment || this.deps.info.mode !== 'sandbox') {
+    if (!this.deps.simulatePayment || this.deps.info().mode !== 'sandbox') {
       throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
     }
     const order = this.deps.log.require(id);
@@ -136,13 +144,14 @@ export class AppService implements ApiHandlers {
   }
 
   displayState(): DisplayState {
+    const info = this.deps.info();
     const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
     const method = order ? this.deps.methods.find((m) => m.id === order.methodId) : undefined;
     return {
-      mode: this.deps.info.mode,
-      storeName: this.deps.info.storeName,
-      lang: this.deps.info.lang,
-      timeZone: this.deps.info.timeZone,
+      mode: info.mode,
+      storeName: info.storeName,
+      lang: info.lang,
+      timeZone: info.timeZone,
       order: order
         ? {
             amount: order.amount,
@@ -197,6 +206,19 @@ export class AppService implements ApiHandlers {
       ...(outcome.order ? { order: outcome.order } : {}),
       failure: publicFailure(outcome.failure, outcome.order?.state),
     };
+  }
+
+  /**
+   * The cashier as an actor: the staff member signed in at the till (their id goes on a new order). A
+   * charge needs someone signed in when the store requires a cashier PIN.
+   */
+  private cashier(charging: boolean): Actor {
+    const till = this.deps.till?.();
+    if (charging && till?.required && !till.staff) {
+      throw new ApiError('locked', 'Sign in at the till first: this store asks every cashier for their PIN.');
+    }
+    const staff = till?.staff;
+    return { source: 'cashier', actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };
   }
 
   private emit(event: LiveEvent): void {

@@ -47,6 +47,8 @@ const ERROR_STATUS: Record<ApiErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  // The manager's screens locked (idle, or never unlocked): the screen asks for the PIN again.
+  locked: 423,
   internal: 500,
 };
 

@@ -124,7 +124,7 @@ describe('the same failure reads the same over IPC and over HTTP', () => {
       // IPC answers the very same envelope: no code glued to a message, nothing to parse back.
       expect(ipc, `${method} over IPC`).toEqual(http.body);
     }
-    expect(host.app.getOrder(charged.order.id)!.state).toBe('paid');
+    expect((await host.app.getOrder(charged.order.id))!.state).toBe('paid');
   });
 
   it('IPC refuses a foreign page and a sub-frame, with an envelope that says nothing more', async () => {

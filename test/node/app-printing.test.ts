@@ -38,7 +38,7 @@ describe('receipts from a sale', () => {
       env: {},
       printer: { host: '127.0.0.1', port, paper: 58 },
     });
-    expect(host.app.appInfo().networkPrinter).toBe(true);
+    expect((await host.app.appInfo()).networkPrinter).toBe(true);
     const order = await paidSale(host);
     expect(order.state).toBe('paid');
     expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({ ok: true, message: 'Receipt printed.' });
@@ -68,7 +68,7 @@ describe('receipts from a sale', () => {
     const result = await host.app.printReceipt(order.id, { copy: false });
     expect(result.ok).toBe(false);
     expect(result.message).toMatch(/refused the connection/);
-    expect(host.app.getOrder(order.id)!.state).toBe('paid');
+    expect((await host.app.getOrder(order.id))!.state).toBe('paid');
     expect(host.loket.log.events(order.id).at(-1)).toMatchObject({
       type: 'note',
       reason: expect.stringContaining('receipt printer failed'),
@@ -82,7 +82,7 @@ describe('receipts from a sale', () => {
       ok: false,
       message: expect.stringContaining('print from this screen'),
     });
-    const { html } = host.app.receipt(order.id, { paper: 80, copy: true });
+    const { html } = await host.app.receipt(order.id, { paper: 80, copy: true });
     expect(html).toContain('Rp25.000');
     expect(html).toMatch(/SALINAN/);
     expect(html).toMatch(/size: 80mm/);

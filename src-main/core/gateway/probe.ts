@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ConnectionReport } from '../../common/manager';
 import { SEED_LIMITS } from '../../common/order-request';
 import { RETCODE } from '../../common/retcodes';
 import type { SecretStore } from '../ports';
@@ -30,26 +31,7 @@ import { gatewayUrl, redact, signedPost, type SignedPostResult } from './signed-
  * `LOKET-PROBE-…` of amount 0 that nobody can pay: the report says so plainly (verdict `unexpected`) and
  * asks the manager to cancel it at the gateway. The first real order remains the final proof.
  */
-export type ProbeVerdict =
-  'ok' | 'unreachable' | 'unknown_appid' | 'bad_key' | 'bad_signature' | 'refused' | 'no_secret' | 'unexpected';
-
-export interface ConnectionReport {
-  /** An HTTP answer came back. False also when the probe was not sent (`no_secret`). */
-  reachable: boolean;
-  /** null: not learned (no answer, or the gateway refused before saying). */
-  appIdKnown: boolean | null;
-  signatureAccepted: boolean | null;
-  verdict: ProbeVerdict;
-  method: 'inquiry' | 'invalid_create';
-  httpStatus?: number;
-  retcode?: string;
-  /** The merchant_transaction_id the probe used (never an order's). */
-  probeId: string;
-  /** The gateway's own message, where it gave one (secrets redacted). */
-  detail?: string;
-  /** Plain words for the manager: what the test learned and what to do. */
-  message: string;
-}
+export type { ConnectionReport, ProbeVerdict } from '../../common/manager';
 
 export interface ProbeOptions {
   /** Deadline of the probe; the gateway's own timeout by default. */

@@ -206,6 +206,13 @@ export class OrderLog {
     });
   }
 
+  /** Orders creating, awaiting payment or with an unknown outcome: a switch of gateway or mode waits for them. */
+  countOpen(): number {
+    return this.stmt<[], { n: number }>(
+      "SELECT COUNT(*) AS n FROM orders WHERE state IN ('creating', 'awaiting_payment', 'unknown')",
+    ).get()!.n;
+  }
+
   unresolved(): Order[] {
     return this.list({ state: 'unknown' });
   }

@@ -25,6 +25,7 @@ export type NewOrder = Pick<
   | 'customerName'
   | 'phone'
   | 'training'
+  | 'staffId'
 > & {
   /** The exact JSON bytes sent to the gateway (never a secret). */
   requestBody: string;
@@ -69,6 +70,7 @@ export const ORDER_COLUMNS = [
   'expires_at',
   'paid_at',
   'late_payment',
+  'staff_id',
   'created_at',
   'updated_at',
 ].join(', ');
@@ -97,6 +99,7 @@ export interface OrderRow {
   expires_at: string | null;
   paid_at: string | null;
   late_payment: number;
+  staff_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -150,6 +153,7 @@ export function rowToOrder(r: OrderRow): Order {
   }
   if (r.expires_at !== null) order.expiresAt = r.expires_at;
   if (r.paid_at !== null) order.paidAt = r.paid_at;
+  if (r.staff_id !== null) order.staffId = r.staff_id;
   return order;
 }
 
@@ -168,6 +172,7 @@ export const NEW_ORDER_COLUMNS = [
   'customer_name',
   'phone',
   'training',
+  'staff_id',
   'request_body',
   'delivery',
   'created_at',
@@ -191,6 +196,7 @@ export function newOrderParams(o: NewOrder, now: string): Record<(typeof NEW_ORD
     customer_name: o.customerName ?? null,
     phone: o.phone ?? null,
     training: o.training ? 1 : 0,
+    staff_id: o.staffId ?? null,
     request_body: o.requestBody,
     delivery: 'pending',
     created_at: now,

@@ -22,6 +22,8 @@ export interface OrderInput {
 export interface Actor {
   source: EventSource;
   actor?: string;
+  /** The staff member (a live order records who sold it; see docs/roles.md). */
+  staffId?: number;
 }
 
 export interface OrderServiceOptions {
@@ -48,6 +50,11 @@ export class OrderService {
     private readonly clock: Clock,
     private readonly options: OrderServiceOptions,
   ) {}
+
+  /** A manager's new terminal id: the prefix of the next orders' ids. */
+  setTerminalId(terminalId: string): void {
+    this.options.terminalId = terminalId;
+  }
 
   /** Set once the callback listener knows its address (it may pick a free port at start). */
   setNotificationUrl(url: string | undefined): void {
@@ -87,6 +94,8 @@ export class OrderService {
         ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
         ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
         training: this.options.training,
+        // Training orders live in a file of their own, without the store's staff: their events name the seller.
+        ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
         requestBody: prepared.bytes,
       },
       actor,

@@ -122,8 +122,9 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
     lineCharacter: '-',
   });
   const txt = toPrinterText;
+  // A manager's address, header and footer keep the lines they were typed on.
   const printWrapped = (text: string, columns = width) => {
-    for (const line of wrapText(txt(text), columns)) p.println(line);
+    for (const part of text.split('\n')) for (const line of wrapText(txt(part), columns)) p.println(line);
   };
   // ESC ! (text size) also resets emphasis on Epson printers, so the size is always set before bold.
   const style = (size: 'normal' | 'tall' | 'big', bold: boolean) => {

@@ -51,7 +51,7 @@ body {
 }
 header, footer { text-align: center; }
 .store { font-size: ${mm(f * SIZE.store)}; font-weight: 700; overflow-wrap: anywhere; }
-.address { overflow-wrap: anywhere; }
+.address, .thanks { overflow-wrap: anywhere; white-space: pre-line; }
 h1 { font-size: ${mm(f * SIZE.title)}; font-weight: 700; margin: 1.5mm 0 0; letter-spacing: 0.05em; }
 hr { border: 0; border-top: 0.3mm dashed #000; margin: 2mm 0; }
 .mark { display: block; text-align: center; font-weight: 700; margin: 1.5mm 0; padding: 1.2mm 1mm; overflow-wrap: anywhere; }
@@ -109,7 +109,9 @@ export function estimatePageHeightMm(receipt: Receipt, paper: PaperWidth): numbe
   const w = PRINTABLE_WIDTH_MM[paper];
   const f = BASE_FONT_MM[paper];
   const rows = (text: string, width: number, size: number, spacingEm = 0) =>
-    wrappedLines(text, Math.max(1, Math.floor(width / ((CHAR_EM + spacingEm) * size))));
+    text
+      .split('\n')
+      .reduce((n, part) => n + wrappedLines(part, Math.max(1, Math.floor(width / ((CHAR_EM + spacingEm) * size)))), 0);
   const line = (size: number) => LINE_HEIGHT * size;
   const cw = CHAR_EM * f;
 

@@ -64,6 +64,10 @@ export interface Receipt {
 export interface ReceiptContext {
   storeName: string;
   storeAddress?: string;
+  /** The store's own lines under its name and address (settings: receipt header), up to 3. */
+  headerText?: string;
+  /** Replaces the closing "Terima kasih" (settings: receipt footer), up to 3 lines. */
+  footerText?: string;
   /** The order's method from the catalogue; undefined when it is no longer there (the id is shown). */
   method: PaymentMethod | undefined;
   /** The store's IANA time zone: every time on the receipt is its wall-clock time. */
@@ -203,12 +207,9 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
   if (!paid) notes.push(t(TEXT.notProof));
   if (order.latePayment) notes.push(t(TEXT.latePayment));
 
-  const header: Receipt['header'] = { storeName: ctx.storeName };
-  if (ctx.storeAddress) header.storeAddress = ctx.storeAddress;
-
   return {
     lang,
-    header,
+    header: receiptHeader(ctx),
     title: t(paid ? TEXT.titlePaid : TEXT.titleOther),
     marks,
     lines,
@@ -216,7 +217,43 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
     state: order.state,
     total: { label: t(TEXT.total), amount: order.amount, text: formatRupiah(order.amount) },
     notes,
-    footer: t(TEXT.footer),
+    footer: ctx.footerText || t(TEXT.footer),
     printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone) },
+  };
+}
+
+/** The store's name, then its address and its own header lines, one per line as the manager typed them. */
+function receiptHeader(ctx: Pick<ReceiptContext, 'storeName' | 'storeAddress' | 'headerText'>): Receipt['header'] {
+  const header: Receipt['header'] = { storeName: ctx.storeName };
+  const under = [ctx.storeAddress, ctx.headerText].filter((text): text is string => Boolean(text));
+  if (under.length > 0) header.storeAddress = under.join('\n');
+  return header;
+}
+
+/**
+ * A test page for the printer settings: the store's header and footer as a sale would print them, and the
+ * width of the paper, so the manager sees at once whether the settings fit.
+ */
+export function buildTestReceipt(
+  ctx: Pick<
+    ReceiptContext,
+    'storeName' | 'storeAddress' | 'headerText' | 'footerText' | 'lang' | 'timeZone' | 'printedAt'
+  >,
+): Receipt {
+  const t = (text: Text) => text[ctx.lang];
+  const test = { id: 'CETAK UJI', en: 'TEST PRINT' };
+  const ruler = { id: 'Lebar kertas', en: 'Paper width' };
+  return {
+    lang: ctx.lang,
+    header: receiptHeader(ctx),
+    title: t(test),
+    marks: [],
+    lines: [{ key: 'status', label: t(ruler), value: '1234567890'.repeat(3).slice(0, 24) }],
+    paid: false,
+    state: 'awaiting_payment',
+    total: { label: t(TEXT.total), amount: 0, text: formatRupiah(0) },
+    notes: [t({ id: 'Bukan transaksi.', en: 'Not a transaction.' })],
+    footer: ctx.footerText || t(TEXT.footer),
+    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, ctx.timeZone) },
   };
 }

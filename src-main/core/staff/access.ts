@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { AuditLog, staffActor, type AuditActor } from '../audit/audit-log';
+import type { PinRefusal } from '../../common/staff';
 import { systemClock, type Clock } from '../ports';
 import { ManagerExistsError, ManagerLockedError } from './errors';
 import { PinLockout } from './lockout';
@@ -18,14 +19,9 @@ import {
 export type { StaffSummary } from './staff-store';
 export type { ManagerSession } from './sessions';
 
-/** Why a PIN was not accepted; the screen shows it. */
-export type PinRefusal =
-  | { ok: false; reason: 'wrong_pin'; /** set when this wrong PIN locked PIN entry */ retryAfterMs?: number }
-  | { ok: false; reason: 'locked_out'; retryAfterMs: number }
-  | { ok: false; reason: 'no_such_staff' };
+export type { PinRefusal } from '../../common/staff';
 
-export type UnlockResult =
-  { ok: true; session: ManagerSession; staff: StaffSummary } | PinRefusal | { ok: false; reason: 'not_a_manager' };
+export type UnlockResult = { ok: true; session: ManagerSession; staff: StaffSummary } | PinRefusal;
 
 export type PinCheckResult = { ok: true; staff: StaffSummary } | PinRefusal;
 

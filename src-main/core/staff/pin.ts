@@ -11,9 +11,9 @@ import { InvalidPinError } from './errors';
  * without invalidating the PINs already set.
  */
 
-export const PIN_MIN_DIGITS = 4;
-export const PIN_MAX_DIGITS = 8;
-export const PIN_RULE = `PIN: ${PIN_MIN_DIGITS} to ${PIN_MAX_DIGITS} digits`;
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS, PIN_RULE } from '../../common/staff';
+
+export { PIN_MAX_DIGITS, PIN_MIN_DIGITS, PIN_RULE };
 
 const PIN_PATTERN = new RegExp(`^[0-9]{${PIN_MIN_DIGITS},${PIN_MAX_DIGITS}}$`);
 

@@ -3,19 +3,9 @@ import { systemClock, type Clock } from '../ports';
 import { DuplicateStaffNameError, InvalidStaffError, LastManagerError, StaffNotFoundError } from './errors';
 import { checkPinFormat, hashPin, parsePinHash } from './pin';
 
-export const STAFF_ROLES = ['cashier', 'manager'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
+import { STAFF_NAME_MAX, STAFF_NAME_RULE, STAFF_ROLES, type StaffRole, type StaffSummary } from '../../common/staff';
 
-export const STAFF_NAME_MAX = 40;
-export const STAFF_NAME_RULE = `name: 1 to ${STAFF_NAME_MAX} characters`;
-
-/** A member of staff as screens and the API see them: never the PIN's hash. */
-export interface StaffSummary {
-  id: number;
-  name: string;
-  role: StaffRole;
-  active: boolean;
-}
+export { STAFF_NAME_MAX, STAFF_NAME_RULE, STAFF_ROLES, type StaffRole, type StaffSummary };
 
 export interface NewStaff {
   name: string;
