@@ -235,6 +235,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       const sandbox = loket.sandbox;
       const app = new AppService({
         info: () => info(loket),
+        display: () => settings().display,
         log: loket.log,
         orders: loket.orders,
         methods: loket.methods,

@@ -157,7 +157,10 @@ export interface DisplayOrder {
 export interface DisplayState {
   mode: AppInfo['mode'];
   storeName: string;
+  /** The customer display's own language (settings: display), not the cashier's. */
   lang: AppInfo['lang'];
+  /** What the idle display says between sales (settings: display). */
+  idleMessage: string;
   /** The store's zone: a tablet display may be set to another, and times are shown in the store's. */
   timeZone: string;
   order: DisplayOrder | null;

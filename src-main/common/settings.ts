@@ -198,7 +198,7 @@ const langSchema = z.enum(LANGS, { error: "'id' (Bahasa Indonesia) or 'en' (Engl
 
 export const displaySettingsSchema = z
   .object({
-    /** What the customer display shows between sales. */
+    /** What the customer display shows between sales; empty: its own welcome, in the display's language. */
     idleMessage: line(0, 80),
     /** The customer display's language (customers may read another than the cashier). */
     lang: langSchema,
@@ -292,7 +292,7 @@ export const DEFAULT_SETTINGS: LoketSettings = {
   receiptHeader: '',
   receiptFooter: '',
   lang: 'id',
-  display: { idleMessage: 'Selamat datang', lang: 'id' },
+  display: { idleMessage: '', lang: 'id' },
   printer: { kind: 'none', paper: 58 },
   access: { requireCashierPin: false, managerIdleMinutes: 5 },
   paymentMethods: null,

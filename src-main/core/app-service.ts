@@ -29,6 +29,8 @@ export interface ReceiptPort {
 export interface AppServiceDeps {
   /** Read at each call: a manager's change to the store or the mode shows at once. */
   info: () => AppInfo;
+  /** The customer display's language and idle message (the store's settings); the cashier's language else. */
+  display?: () => { lang: AppInfo['lang']; idleMessage: string };
   log: OrderLog;
   orders: OrderService;
   methods: readonly PaymentMethod[];
@@ -145,12 +147,14 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   displayState(): DisplayState {
     const info = this.deps.info();
+    const display = this.deps.display?.();
     const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
     const method = order ? this.deps.methods.find((m) => m.id === order.methodId) : undefined;
     return {
       mode: info.mode,
       storeName: info.storeName,
-      lang: info.lang,
+      lang: display?.lang ?? info.lang,
+      idleMessage: display?.idleMessage ?? '',
       timeZone: info.timeZone,
       order: order
         ? {

@@ -58,7 +58,7 @@ describe('settings schema: the new fields, their defaults and their rules in pla
       receiptHeader: '',
       receiptFooter: '',
       lang: 'id',
-      display: { idleMessage: 'Selamat datang', lang: 'id' },
+      display: { idleMessage: '', lang: 'id' },
       printer: { kind: 'none', paper: 58 },
       access: { requireCashierPin: false, managerIdleMinutes: 5 },
       paymentMethods: null,
@@ -364,7 +364,7 @@ describe('section changes: the next settings, the changed fields, the problems b
   it('display, language and access', () => {
     const display = ok(changeDisplay(DEFAULT_SETTINGS, { idleMessage: 'Welcome to Warung Bu Sri', lang: 'en' }));
     expect(display.changed).toEqual([
-      { field: 'display.idleMessage', from: 'Selamat datang', to: 'Welcome to Warung Bu Sri' },
+      { field: 'display.idleMessage', from: '', to: 'Welcome to Warung Bu Sri' },
       { field: 'display.lang', from: 'id', to: 'en' },
     ]);
     expect(issues(changeDisplay(DEFAULT_SETTINGS, { idleMessage: 'Selamat\ndatang' }))[0]?.field).toBe(

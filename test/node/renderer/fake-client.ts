@@ -222,6 +222,7 @@ export const DISPLAY_IDLE: DisplayState = {
   mode: 'sandbox',
   storeName: 'Toko Uji',
   lang: 'id',
+  idleMessage: '',
   timeZone: 'Asia/Jakarta',
   order: null,
 };
