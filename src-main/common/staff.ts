@@ -26,4 +26,6 @@ export type PinRefusal =
   | { ok: false; reason: 'wrong_pin'; /** set when this wrong PIN locked PIN entry */ retryAfterMs?: number }
   | { ok: false; reason: 'locked_out'; retryAfterMs: number }
   | { ok: false; reason: 'no_such_staff' }
-  | { ok: false; reason: 'not_a_manager' };
+  | { ok: false; reason: 'not_a_manager' }
+  /** The store asks every cashier for their PIN, and none was given. */
+  | { ok: false; reason: 'pin_required' };

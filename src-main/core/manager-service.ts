@@ -110,15 +110,15 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
   async signIn(staffId: number, pin: string | null): Promise<{ ok: true; till: TillStatus } | PinRefusal> {
     const needPin = this.settings().access.requireCashierPin;
     let staff: StaffSummary | undefined;
-    if (pin !== null || needPin) {
-      // Without a PIN where one is required, the answer is the same as for a wrong one: no hint either way.
-      const checked = await this.store.access.verifyStaffPin(staffId, pin ?? '');
+    if (pin === null && needPin) return { ok: false, reason: 'pin_required' };
+    if (pin !== null) {
+      const checked = await this.store.access.verifyStaffPin(staffId, pin);
       if (!checked.ok) return checked;
       staff = checked.staff;
     } else {
       staff = this.store.access.status().staff.find((s) => s.id === staffId);
       if (!staff) return { ok: false, reason: 'no_such_staff' };
-      this.store.access.audit.record({ actor: staffActor(staff), action: 'staff.signed_in', detail: { pin: false } });
+      this.store.access.audit.record({ actor: staffActor(staff), action: 'staff.signed_in', detail: { by: 'name' } });
     }
     this.till = staff;
     this.host.tillChanged();
