@@ -7,10 +7,10 @@ set -euo pipefail
 PACKAGES=(
   chromium          # the browser Playwright drives (its own browser download is unreachable here)
   python3 make g++  # node-gyp builds better-sqlite3 from source
-  # The OS keychain (keytar's build) and a real keychain for its tests, under dbus-run-session; used from
-  # the manager-screens issue on, installed now so machines are ready.
+  # The OS keychain: keytar builds against libsecret; its tests run a private session bus (dbus-daemon,
+  # dbus-send) with gnome-keyring and check entries with secret-tool (test/node/helpers/private-keyring.ts).
   libsecret-1-dev
-  gnome-keyring dbus-x11 libsecret-tools
+  gnome-keyring dbus-daemon dbus-bin dbus-x11 libsecret-tools
 )
 
 missing=()
