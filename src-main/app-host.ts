@@ -25,6 +25,9 @@ import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './a
 import { OverrideSecretStore } from './adapters/override-secret-store';
 import { sendToNetworkPrinter } from './adapters/tcp-printer';
 import { CallGate } from './core/call-gate';
+import { Backups } from './core/backup/backups';
+import { QUIET_MS, Upkeep } from './core/backup/upkeep';
+import { join } from 'node:path';
 import { openLoket, openStoreBooks, type Loket, type OpenOptions, type StoreBooks } from './runtime';
 
 export interface AppHostOptions extends OpenOptions {
@@ -47,11 +50,15 @@ export interface AppHost {
   /** The order runtime in use now (it is rebuilt when the manager switches between training and live). */
   readonly loket: Loket;
   readonly store: StoreBooks;
+  /** Backups and the daily integrity check (a test steps them). */
+  readonly upkeep: Upkeep;
   close(): Promise<void>;
 }
 
 /** How long the poller keeps asking after an order's own expiry, for a late answer. */
 const POLL_GRACE_MS = 60_000;
+/** How often answers the disk refused are tried again. */
+const PENDING_FLUSH_MS = 5000;
 /** The keychain probe writes on Linux; its answer is kept this long. */
 const KEYCHAIN_STATUS_MS = 60_000;
 
@@ -87,6 +94,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     for (const listener of listeners) listener(event);
   };
   const gate = new CallGate();
+  /** Set when a database fails its integrity check while Loket runs: payments stop, with this message. */
+  let damagedMessage: string | undefined;
+  let lastCallAt = Date.now();
+  const backups = new Backups(store.dataDir, clock);
   let keychainChecked: { at: number; status: KeychainStatus } | undefined;
 
   const settings = (): LoketSettings => store.settings.load();
@@ -243,6 +254,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         clock,
         receipts,
         till: () => ({ staff: manager.tillStaff(), required: settings().access.requireCashierPin }),
+        refusal: () => damagedMessage,
         ...(sandbox
           ? {
               simulatePayment: async (id: string) => {
@@ -267,6 +279,15 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         watch,
       });
       const unsubscribe = app.subscribe(emit);
+      // Answers the disk could not take are written as soon as it does (and before the next charge).
+      const flushTimer = setInterval(() => {
+        try {
+          if (loket.orders.pendingWrites() > 0) loket.orders.flushPendingWrites();
+        } catch (err) {
+          log(`pending write: ${(err as Error).message}`);
+        }
+      }, PENDING_FLUSH_MS);
+      flushTimer.unref();
 
       // Orders still waiting from before a restart are watched too, not only the ones charged from now on.
       for (const order of loket.log.list({ state: 'awaiting_payment' })) watch(order);
@@ -275,6 +296,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         loket,
         app,
         close: async () => {
+          clearInterval(flushTimer);
           for (const c of polls) c.abort();
           unsubscribe();
           app.close();
@@ -326,10 +348,33 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   }
   if (current.loket.notice) log(current.loket.notice);
 
+  const upkeep = new Upkeep({
+    backups,
+    storeDb: store.db,
+    checked: () => [
+      { path: join(store.dataDir, 'loket.db'), db: store.db },
+      ...(current.loket.db !== store.db
+        ? [{ path: join(store.dataDir, 'training', 'loket.db'), db: current.loket.db }]
+        : []),
+    ],
+    copyTo: () => settings().backup.copyTo,
+    busy: () => current.loket.log.countOpen() > 0 || Date.now() - lastCallAt < QUIET_MS,
+    onDamaged: (message) => {
+      damagedMessage = message;
+      announce();
+    },
+    log,
+    clock,
+  });
+  upkeep.start();
+
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
     app[method] = (ORDER_API_METHODS as readonly string[]).includes(method)
-      ? (...args) => gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args))
+      ? (...args) => {
+          lastCallAt = Date.now();
+          return gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args));
+        }
       : (...args) => (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
   }
   const hosted = Object.assign(app, {
@@ -346,7 +391,9 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return current.loket;
     },
     store,
+    upkeep,
     close: async () => {
+      upkeep.stop();
       await gate.exclusive(async () => {
         store.access.lockAll();
         await current.close();

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaymentMethod } from './common/payment-methods';
 import type { LoketSettings } from './common/settings';
@@ -14,7 +14,9 @@ import { OrderService } from './core/payments/order-service';
 import { systemClock, type Clock, type SecretStore } from './core/ports';
 import { SettingsStore } from './core/settings/settings-store';
 import { AccessControl } from './core/staff/access';
-import { openDatabase, type Database } from './db/open';
+import { DatabaseProblem, makePrivateDir, openDatabase, type Database } from './db/open';
+import { Backups } from './core/backup/backups';
+import { DEFAULT_MIN_FREE_BYTES, diskSpaceCheck } from './core/payments/disk-space';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
 import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
 import { OverrideSecretStore } from './adapters/override-secret-store';
@@ -42,8 +44,10 @@ export function openStoreBooks(
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
   const dataDir = options.dataDir ?? defaultDataDir(env);
-  mkdirSync(dataDir, { recursive: true });
-  const db = openDatabase(join(dataDir, 'loket.db'));
+  makePrivateDir(dataDir);
+  const path = join(dataDir, 'loket.db');
+  refuseEmptyOverBackups(path, new Backups(dataDir, clock));
+  const db = openDatabase(path);
   try {
     const settings = new SettingsStore(db, clock);
     const audit = new AuditLog(db, clock);
@@ -65,6 +69,23 @@ export function openStoreBooks(
     db.close();
     throw err;
   }
+}
+
+/**
+ * A missing or empty order log while backups exist is not a new till: it is a lost file. Refused, with the
+ * newest backup named, rather than silently started from nothing.
+ */
+function refuseEmptyOverBackups(path: string, backups: Backups): void {
+  const missing = !existsSync(path);
+  if (!missing && statSync(path).size > 0) return;
+  const newest = backups.newest();
+  if (!newest) return;
+  throw new DatabaseProblem(
+    missing ? 'missing' : 'empty',
+    path,
+    `the order log ${path} is ${missing ? 'missing' : 'empty (0 bytes)'}, but backups exist: Loket will not start ` +
+      `a new, empty log over them. Restore the newest one: npm run cli -- restore ${newest.path} (taken ${newest.at}).`,
+  );
 }
 
 /**
@@ -210,9 +231,16 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
 
     const client = new GatewayClient(config, secrets, methods);
     const terminalId = env.LOKET_TERMINAL_ID ?? settings.terminalId;
+    const minFreeMb = Number(env.LOKET_MIN_FREE_MB);
     const orders = new OrderService(log, client, clock, {
       terminalId,
       training,
+      diskCheck: diskSpaceCheck(
+        dataDir,
+        Number.isFinite(minFreeMb) && minFreeMb >= 0 && env.LOKET_MIN_FREE_MB !== undefined
+          ? minFreeMb * 1024 * 1024
+          : DEFAULT_MIN_FREE_BYTES,
+      ),
       gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
       fallbackTtlSeconds: settings.fallbackTtlSeconds,
     });

@@ -44,7 +44,7 @@ const staffName = z
   .min(1)
   .max(STAFF_NAME_MAX * 4);
 const secretName = z.enum(['appkey', 'signing-secret']);
-const SETTINGS_SECTIONS = ['store', 'gateway', 'printer', 'display', 'language', 'access'] as const;
+const SETTINGS_SECTIONS = ['store', 'gateway', 'printer', 'display', 'language', 'access', 'backup'] as const;
 /** Browser mode reads at most 64 KiB per call; an operator's method list is a few kilobytes. */
 const IMPORT_TEXT_MAX = 60_000;
 

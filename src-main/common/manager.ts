@@ -46,7 +46,7 @@ export interface ManagerView {
   lockAt: string;
 }
 
-export type SettingsSectionName = 'store' | 'gateway' | 'printer' | 'display' | 'language' | 'access';
+export type SettingsSectionName = 'store' | 'gateway' | 'printer' | 'display' | 'language' | 'access' | 'backup';
 
 /** A change refused names each field and its rule; nothing was saved. */
 export type ManagerResult = { ok: true; view: ManagerView } | { ok: false; issues: SettingsIssue[] };

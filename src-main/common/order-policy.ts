@@ -79,7 +79,8 @@ export function gatewayStatusEffect(state: OrderState, status: GatewayStatus): G
  */
 export type RetrySafety = 'safe_to_resend' | 'may_exist' | 'final';
 
-export type FailureClass = 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed';
+/** `storage`: Loket could not write its order log (a full disk, a damaged file), so it sent nothing. */
+export type FailureClass = 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed' | 'storage';
 
 export function retrySafety(
   failure: { class: FailureClass; duplicate?: boolean },
@@ -95,6 +96,7 @@ export function retrySafety(
       // A duplicate answer refuses the copy, not the order: it exists at the gateway.
       return failure.duplicate || orderState === 'unknown' ? 'may_exist' : 'final';
     case 'invalid_input':
+    case 'storage':
       // An order already logged as unknown stays open whatever this check said about it.
       return orderState === 'unknown' ? 'may_exist' : 'final';
   }

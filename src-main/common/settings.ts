@@ -246,6 +246,16 @@ export const settingsSchema = z
     display: displaySettingsSchema,
     printer: printerSettingsSchema,
     access: accessSettingsSchema,
+    /** A second folder every backup is also copied to (a USB disk, a network share); null: none. */
+    backup: z
+      .object({
+        copyTo: z
+          .string({ error: 'an absolute folder path, or none' })
+          .max(500, { error: 'at most 500 characters' })
+          .refine((p) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p), { error: 'an absolute folder path' })
+          .nullable(),
+      })
+      .strict(),
     /** null: the bundled catalogue in resources/; a list: the store's own (after an import or an enable/disable). */
     paymentMethods: storeMethodsSchema.nullable(),
     /** The gateway for live mode; null: none configured yet (training mode only). */
@@ -295,6 +305,7 @@ export const DEFAULT_SETTINGS: LoketSettings = {
   display: { idleMessage: '', lang: 'id' },
   printer: { kind: 'none', paper: 58 },
   access: { requireCashierPin: false, managerIdleMinutes: 5 },
+  backup: { copyTo: null },
   paymentMethods: null,
   gateway: null,
   callbackListener: null,

@@ -46,6 +46,8 @@ export interface AppServiceDeps {
    * store's settings make a cashier sign in with a PIN before charging.
    */
   till?: () => { staff: StaffSummary | null; required: boolean };
+  /** Why no payment may be taken now (the order log failed its integrity check): a charge is refused with it. */
+  refusal?: () => string | undefined;
 }
 
 /**
@@ -87,6 +89,8 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   async createOrder(input: ChargeInput): Promise<ChargeResult> {
+    const refusal = this.deps.refusal?.();
+    if (refusal) return { ok: false, failure: publicFailure({ class: 'storage', message: refusal }) };
     const outcome = await this.deps.orders.create(
       {
         methodId: input.methodId,

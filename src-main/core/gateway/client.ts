@@ -28,7 +28,9 @@ export type GatewayFailure =
   | { class: 'rejected'; message: string; retcode?: string; httpStatus: number; duplicate: boolean; raw?: string }
   | { class: 'not_sent'; message: string }
   | { class: 'unknown'; message: string }
-  | { class: 'malformed'; message: string; httpStatus: number; raw: string };
+  | { class: 'malformed'; message: string; httpStatus: number; raw: string }
+  /** Not the gateway's: Loket could not write its order log, so nothing was sent. */
+  | { class: 'storage'; message: string };
 
 export type CreateResult =
   | {

@@ -6,6 +6,8 @@ import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from 
 import type { OrderLog } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
+import { isStorageError } from '../../db/open';
+import type { DiskCheck } from './disk-space';
 
 export interface OrderInput {
   methodId: string;
@@ -32,6 +34,8 @@ export interface OrderServiceOptions {
   gatewayTimeZone: string;
   /** Where the gateway should send callbacks; omitted when Loket listens for none. */
   notificationUrl?: string;
+  /** Whether the data folder's disk has room to record an order; checked before anything is sent. */
+  diskCheck?: DiskCheck;
   /** Deadline for methods whose answer carries no expired_date (docs/orders.md, "Expiry"). */
   fallbackTtlSeconds: Record<PaymentKind, number>;
 }
@@ -77,29 +81,34 @@ export class OrderService {
 
     const prepared = this.client.prepare(body);
     if (!prepared.ok) return { ok: false, failure: prepared.failure };
+    const blocked = this.writeBlocker();
+    if (blocked) return { ok: false, failure: { class: 'storage', message: blocked } };
     const api = input.api ?? 'v2';
     const { request } = prepared;
-    this.log.create(
-      {
-        id,
-        terminalId: this.options.terminalId,
-        api,
-        methodId: request.payment_method,
-        kind: prepared.method.kind,
-        amount: request.amount,
-        currency: request.currency,
-        itemName: request.item_name,
-        ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
-        userId: request.user_id,
-        ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
-        ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
-        training: this.options.training,
-        // Training orders live in a file of their own, without the store's staff: their events name the seller.
-        ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
-        requestBody: prepared.bytes,
-      },
-      actor,
+    const logged = this.recordOrRefuse(() =>
+      this.log.create(
+        {
+          id,
+          terminalId: this.options.terminalId,
+          api,
+          methodId: request.payment_method,
+          kind: prepared.method.kind,
+          amount: request.amount,
+          currency: request.currency,
+          itemName: request.item_name,
+          ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
+          userId: request.user_id,
+          ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
+          ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
+          training: this.options.training,
+          // Training orders live in a file of their own, without the store's staff: their events name the seller.
+          ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
+          requestBody: prepared.bytes,
+        },
+        actor,
+      ),
     );
+    if (logged !== undefined) return { ok: false, failure: { class: 'storage', message: logged } };
     return this.send(id, api, prepared.bytes, actor);
   }
 
@@ -129,6 +138,17 @@ export class OrderService {
    * makes that safe, and a duplicate answer means it exists there, so the outcome stays unknown.
    */
   async resolve(id: string, actor: Actor): Promise<CreateOutcome> {
+    const waiting = this.pending.get(id);
+    if (waiting && this.flushPendingWrites() > 0 && this.pending.has(id)) {
+      return {
+        ok: false,
+        order: waiting.order,
+        failure: {
+          class: 'unknown',
+          message: `order ${id} reached the gateway and still waits to be recorded: free space on the disk, then check again`,
+        },
+      };
+    }
     const order = this.log.require(id);
     if (order.state !== 'unknown') {
       return order.state === 'awaiting_payment' || order.state === 'paid'
@@ -277,8 +297,12 @@ export class OrderService {
 
   private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
     const current = this.log.require(id);
-    if (current.delivery !== 'pending')
-      this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' });
+    if (current.delivery !== 'pending') {
+      const refused = this.recordOrRefuse(() =>
+        this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' }),
+      );
+      if (refused !== undefined) return { ok: false, order: current, failure: { class: 'storage', message: refused } };
+    }
     let result: CreateResult;
     try {
       result = await this.client.create(api, bytes);
@@ -286,14 +310,19 @@ export class OrderService {
       // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
       // next start: whether the request left is not known, so it is `unknown` at once and reconciled.
       const message = `an unexpected error while sending: ${(err as Error)?.message ?? String(err)}`;
-      const order = this.moveToUnknown(this.log.require(id), { ...actor, source: 'system', reason: message }, {});
-      return { ok: false, order, failure: { class: 'unknown', message } };
+      const before = this.log.require(id);
+      return this.recordAfterSending(before, () => ({
+        ok: false,
+        order: this.moveToUnknown(before, { ...actor, source: 'system', reason: message }, {}),
+        failure: { class: 'unknown', message },
+      }));
     }
-    return this.apply(id, result, actor);
+    const before = this.log.require(id);
+    return this.recordAfterSending(before, () => this.apply(before, result, actor));
   }
 
-  private apply(id: string, result: CreateResult, actor: Actor): CreateOutcome {
-    const order = this.log.require(id);
+  private apply(order: Order, result: CreateResult, actor: Actor): CreateOutcome {
+    const id = order.id;
     if (result.ok) {
       const done = this.log.transition(
         id,
@@ -345,7 +374,91 @@ export class OrderService {
           order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }),
         };
       case 'invalid_input':
+      case 'storage':
         return { ok: false, failure, order };
+    }
+  }
+
+  /**
+   * Orders the gateway answered (or may have received) whose outcome the order log could not take yet: a
+   * full disk, a write the file system refused. Each is shown as `unknown` at once and written as soon as the
+   * disk takes it; until then no new charge starts. A restart before that finds them `creating` in the log,
+   * which becomes `unknown` and is reconciled, as after a crash.
+   */
+  private readonly pending = new Map<string, { order: Order; write: () => unknown }>();
+
+  /** How many answered orders wait to be written. */
+  pendingWrites(): number {
+    return this.pending.size;
+  }
+
+  /** Writes what waits, oldest first, until the disk refuses again; returns how many still wait. */
+  flushPendingWrites(): number {
+    for (const [id, entry] of this.pending) {
+      try {
+        entry.write();
+      } catch (err) {
+        if (isStorageError(err)) break;
+        // Not the disk: the write is wrong now (e.g. the order changed meanwhile) and waiting will not fix it.
+        this.pending.delete(id);
+        throw err;
+      }
+      this.pending.delete(id);
+    }
+    return this.pending.size;
+  }
+
+  /** Why no charge may start now, or undefined: earlier answers still unwritten, or too little disk. */
+  private writeBlocker(): string | undefined {
+    if (this.pending.size > 0 && this.flushPendingWrites() > 0) {
+      const ids = [...this.pending.keys()].join(', ');
+      return (
+        `the order log cannot be written, and ${this.pending.size} order(s) the gateway already has are waiting ` +
+        `to be recorded (${ids}). Nothing was sent. Free space on the disk holding Loket's data; charging starts ` +
+        'again once they are written.'
+      );
+    }
+    const space = this.options.diskCheck?.();
+    return space && !space.ok ? space.message : undefined;
+  }
+
+  /** A write before anything is sent: undefined when it was recorded, else why not (nothing is sent then). */
+  private recordOrRefuse(write: () => unknown): string | undefined {
+    try {
+      write();
+      return undefined;
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      return (
+        `the order log cannot be written (${storageWords(err)}). Nothing was sent. Free space on the disk holding ` +
+        "Loket's data (or fix what the message names), then charge again."
+      );
+    }
+  }
+
+  /** A write after the request left: when the disk refuses it, the order is `unknown` now and written later. */
+  private recordAfterSending(before: Order, write: () => CreateOutcome): CreateOutcome {
+    try {
+      return write();
+    } catch (err) {
+      if (!isStorageError(err)) throw err;
+      const order: Order = {
+        ...before,
+        state: 'unknown',
+        delivery: before.delivery === 'pending' ? 'sent' : before.delivery,
+        updatedAt: this.clock.now().toISOString(),
+      };
+      this.pending.set(before.id, { order, write });
+      return {
+        ok: false,
+        order,
+        failure: {
+          class: 'unknown',
+          message:
+            `the request reached the gateway, but the order log could not record its outcome (${storageWords(err)}): ` +
+            `order ${before.id} may be charged — do not charge again. It is recorded as soon as the disk takes it.`,
+        },
+      };
     }
   }
 
@@ -370,8 +483,18 @@ export class OrderService {
   }
 }
 
+/** What the disk said, in words for a cashier (SQLite's code names stay in the log). */
+function storageWords(err: unknown): string {
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'the file or its disk is read-only';
+  return `the disk refused the write: ${(err as Error).message}`;
+}
+
 export function describeFailure(failure: GatewayFailure): string {
   switch (failure.class) {
+    case 'storage':
+      return failure.message;
     case 'rejected':
       return `rejected by the gateway${failure.retcode ? ` (retcode ${failure.retcode})` : ''}, HTTP ${failure.httpStatus}: ${failure.message}`;
     case 'not_sent':

@@ -33,7 +33,7 @@ export interface FieldChange {
 export type ChangeResult =
   { ok: true; next: LoketSettings; changed: FieldChange[] } | { ok: false; issues: SettingsIssue[] };
 
-export type SettingsSection = 'store' | 'gateway' | 'printer' | 'display' | 'language' | 'access';
+export type SettingsSection = 'store' | 'gateway' | 'printer' | 'display' | 'language' | 'access' | 'backup';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'store',
   'gateway',
@@ -41,6 +41,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'display',
   'language',
   'access',
+  'backup',
 ];
 
 // ---------------------------------------------------------------- patches (every field optional; null clears an optional one)
@@ -100,6 +101,11 @@ export interface AccessPatch {
   managerIdleMinutes?: number;
 }
 
+export interface BackupPatch {
+  /** null or '' turns the second copy off. */
+  copyTo?: string | null;
+}
+
 export interface SectionPatches {
   store: StorePatch;
   /** null removes the gateway (refused in live mode). */
@@ -108,6 +114,7 @@ export interface SectionPatches {
   display: DisplayPatch;
   language: LanguagePatch;
   access: AccessPatch;
+  backup: BackupPatch;
 }
 
 const PATCH_KEYS: Record<SettingsSection, readonly string[]> = {
@@ -117,6 +124,7 @@ const PATCH_KEYS: Record<SettingsSection, readonly string[]> = {
   display: ['idleMessage', 'lang'],
   language: ['lang'],
   access: ['requireCashierPin', 'managerIdleMinutes'],
+  backup: ['copyTo'],
 };
 
 /** The settings fields each section owns: the changed list is the difference over these. */
@@ -127,6 +135,7 @@ const SECTION_FIELDS: Record<SettingsSection, readonly (keyof LoketSettings)[]> 
   display: ['display'],
   language: ['lang'],
   access: ['access'],
+  backup: ['backup'],
 };
 
 // ---------------------------------------------------------------- one function per section
@@ -213,6 +222,9 @@ export function changeSection(current: LoketSettings, section: SettingsSection, 
       break;
     case 'access':
       draft.access = { ...current.access, ...patch };
+      break;
+    case 'backup':
+      draft.backup = { copyTo: patch.copyTo === '' || patch.copyTo === null ? null : trimmed(patch.copyTo) };
       break;
   }
   return validated(current, draft, SECTION_FIELDS[section]);
