@@ -1,5 +1,14 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants as fsConstants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { migrate } from './migrations';
 
@@ -149,7 +158,10 @@ export function damaged(path: string, problems: string[], cause?: unknown): Data
 function explainOpenError(path: string, err: unknown): Error {
   if (err instanceof DatabaseProblem) return err;
   if (isCorruption(err)) return damaged(path, [(err as Error).message], err);
-  const code = (err as { code?: string }).code;
+  let code = (err as { code?: string }).code;
+  // SQLite says only "cannot open"; the folder itself tells whether it is a read-only disk or a permission.
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EPERM')
+    code = folderWriteError(dirname(path)) ?? code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_CANTOPEN')
     return new DatabaseProblem(
       'unreadable',
@@ -167,6 +179,15 @@ function explainOpenError(path: string, err: unknown): Error {
       { cause: err },
     );
   return new Error(`cannot open the database at ${path}: ${(err as Error).message}`, { cause: err });
+}
+
+function folderWriteError(dir: string): string | undefined {
+  try {
+    accessSync(dir, fsConstants.W_OK);
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code;
+  }
 }
 
 /** The data folder, created 0700 (and tightened if it exists and is ours); on Windows the profile protects it. */
