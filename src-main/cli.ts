@@ -1,5 +1,11 @@
+import { KeychainUnavailableError } from './adapters/keychain-secret-store';
+import { describeArgsError } from './cli/args';
+import { stuckKeychainCalls } from './cli/cli-support';
+import { CONFIG_USAGE, runConfigCommand } from './cli/config-commands';
 import { EXIT, UsageError } from './cli/exit-codes';
 import { ORDER_USAGE, runOrderCommand, runOrdersCommand, runReconcileCommand } from './cli/order-commands';
+import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './cli/staff-commands';
+import { LiveUnavailableError } from './runtime';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
@@ -11,9 +17,15 @@ Commands:
   order      create, show, pay or cancel one order
   orders     list a day's orders
   reconcile  resolve orders whose outcome is unknown
+  config     settings, the gateway and its secrets, payment methods, training and live
+  staff      list, add or remove staff
+  pin        a new PIN for a member of staff (the recovery for a forgotten PIN)
+  audit      the audit log
   help       show this text
 
-${ORDER_USAGE}`;
+${ORDER_USAGE}
+${CONFIG_USAGE}
+${STAFF_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -43,6 +55,24 @@ async function main(argv: string[]): Promise<number> {
         : command === 'orders'
           ? runOrdersCommand(rest)
           : runReconcileCommand(rest);
+    case 'config':
+      if (wantsHelp) {
+        process.stdout.write(CONFIG_USAGE);
+        return EXIT.OK;
+      }
+      return runConfigCommand(rest);
+    case 'staff':
+    case 'pin':
+    case 'audit':
+      if (wantsHelp) {
+        process.stdout.write(STAFF_USAGE);
+        return EXIT.OK;
+      }
+      return command === 'staff'
+        ? runStaffCommand(rest)
+        : command === 'pin'
+          ? runPinCommand(rest)
+          : runAuditCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -55,12 +85,27 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Ends with `code`; first says so when a keychain call that never answered will hold the exit up. */
+function exit(code: number): never {
+  if (stuckKeychainCalls() > 0)
+    process.stderr.write(
+      'loket: waiting for the keychain to let go of a request it never answered (up to about 50 s in all); ' +
+        `nothing more will be done, the exit code will be ${code}. Ctrl-C ends it now.\n`,
+    );
+  process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (err: unknown) => {
-    const usage = err instanceof UsageError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    // Messages only: a stack trace helps no cashier, and must never carry request data.
-    process.stderr.write(`loket: ${(err as Error)?.message ?? String(err)}\n`);
-    process.exit(usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
+    const parse = (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
+    const usage = err instanceof UsageError || parse;
+    // Live mode set but its secrets unreadable, or the keychain itself: exit 5, with what to install or unlock.
+    const keychain = err instanceof LiveUnavailableError || err instanceof KeychainUnavailableError;
+    // Messages only: a stack trace helps no cashier, and must never carry request data. parseArgs' own words
+    // are rephrased: they can repeat what was typed, and that may be a secret.
+    const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
+    process.stderr.write(`loket: ${message}\n`);
+    exit(keychain ? EXIT.KEYCHAIN : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
   },
 );

@@ -9,6 +9,11 @@ export const EXIT = {
   INVALID_INPUT: 2,
   REJECTED: 3,
   NOT_SENT_OR_UNKNOWN: 4,
+  /**
+   * The OS keychain cannot be used (not installed, locked, no D-Bus session), or live mode's secrets cannot be
+   * read from it: nothing was written, and no order was sent.
+   */
+  KEYCHAIN: 5,
 } as const;
 
 /** Read off the failure's retry safety (order-policy.ts): "already exists" is no refusal, so it exits 4, not 3. */

@@ -20,7 +20,8 @@ the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
   reconcile [--json]                               resolve orders whose outcome is unknown
 
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input, 3 rejected by the gateway,
-4 not sent or outcome unknown (safe to reconcile; never charge again).
+4 not sent or outcome unknown (safe to reconcile; never charge again),
+5 live mode is set but the OS keychain cannot be used (nothing sent).
 `;
 
 interface Io {

@@ -18,7 +18,7 @@ import type { PaymentMethod } from '../common/payment-methods';
 import type { LoketMode, LoketSettings, SettingsIssue } from '../common/settings';
 import { OrderRuleError } from '../common/order-policy';
 import type { PinRefusal, StaffRole, StaffSummary } from '../common/staff';
-import { staffActor, type AuditActor, type AuditLog } from './audit/audit-log';
+import { staffActor, type AuditLog } from './audit/audit-log';
 import type { SecretStore } from './ports';
 import { importMethods as parseMethods } from './settings/method-import';
 import {
@@ -28,9 +28,9 @@ import {
   resetMethods,
   toggleMethod,
   type ChangeResult,
-  type FieldChange,
 } from './settings/settings-changes';
-import { SETTINGS_KEY, type SettingsStore } from './settings/settings-store';
+import { saveSettingsChange } from './settings/save-change';
+import type { SettingsStore } from './settings/settings-store';
 import type { AccessControl } from './staff/access';
 
 /** The store's books the manager works on (runtime.ts's StoreBooks). */
@@ -329,24 +329,13 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     action?: 'mode.changed' | 'method.enabled' | 'method.disabled' | 'methods.imported',
   ): Promise<ManagerResult> {
     if (!result.ok) return { ok: false, issues: result.issues };
-    if (result.changed.length > 0) {
-      const actor = staffActor(who.me);
-      this.store.db
-        .transaction(() => {
-          this.store.settings.set(SETTINGS_KEY, result.next);
-          for (const change of result.changed) this.audit(actor, action ?? 'settings.changed', change);
-        })
-        .immediate();
+    if (saveSettingsChange(this.store, staffActor(who.me), result, action)) {
       if (result.next.access.managerIdleMinutes !== undefined) {
         this.store.access.setIdleMs(result.next.access.managerIdleMinutes * 60_000);
       }
       await this.host.settingsChanged(effect, result.next);
     }
     return { ok: true, view: await this.view(who) };
-  }
-
-  private audit(actor: AuditActor, action: Parameters<AuditLog['record']>[0]['action'], change: FieldChange): void {
-    this.store.audit.record({ actor, action, field: change.field, detail: { from: change.from, to: change.to } });
   }
 
   private openOrdersRefusal(what: string): { ok: false; issues: SettingsIssue[] } | undefined {
