@@ -6,6 +6,8 @@ import { EXIT, UsageError } from './cli/exit-codes';
 import { ORDER_USAGE, runOrderCommand, runOrdersCommand, runReconcileCommand } from './cli/order-commands';
 import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './cli/staff-commands';
 import { LiveUnavailableError } from './runtime';
+import { DatabaseProblem } from './db/open';
+import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
@@ -21,11 +23,14 @@ Commands:
   staff      list, add or remove staff
   pin        a new PIN for a member of staff (the recovery for a forgotten PIN)
   audit      the audit log
+  backup     back up the order log now, or list the backups
+  restore    put a backup in place of the order log
   help       show this text
 
 ${ORDER_USAGE}
 ${CONFIG_USAGE}
-${STAFF_USAGE}`;
+${STAFF_USAGE}
+${BACKUP_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -73,6 +78,13 @@ async function main(argv: string[]): Promise<number> {
         : command === 'pin'
           ? runPinCommand(rest)
           : runAuditCommand(rest);
+    case 'backup':
+    case 'restore':
+      if (wantsHelp) {
+        process.stdout.write(BACKUP_USAGE);
+        return EXIT.OK;
+      }
+      return command === 'backup' ? runBackupCommand(rest) : runRestoreCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -102,10 +114,12 @@ main(process.argv.slice(2)).then(
     const usage = err instanceof UsageError || parse;
     // Live mode set but its secrets unreadable, or the keychain itself: exit 5, with what to install or unlock.
     const keychain = err instanceof LiveUnavailableError || err instanceof KeychainUnavailableError;
+    // The order log cannot be used (damaged, empty, missing over backups, unwritable): exit 6, nothing sent.
+    const storage = err instanceof DatabaseProblem;
     // Messages only: a stack trace helps no cashier, and must never carry request data. parseArgs' own words
     // are rephrased: they can repeat what was typed, and that may be a secret.
     const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
     process.stderr.write(`loket: ${message}\n`);
-    exit(keychain ? EXIT.KEYCHAIN : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
+    exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
   },
 );

@@ -303,7 +303,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
  * when they can. A locked keyring answers reads with "nothing stored", so an empty answer is checked with
  * the keychain's own probe before it is called "not set".
  */
-async function liveCredentialsProblem(
+export async function liveCredentialsProblem(
   secrets: SecretStore,
   signWith: 'appkey' | 'secret',
 ): Promise<string | undefined> {

@@ -24,7 +24,7 @@ import {
   type SettingsSection,
 } from '../core/settings/settings-changes';
 import { openDatabase } from '../db/open';
-import type { StoreBooks } from '../runtime';
+import { liveCredentialsProblem, type StoreBooks } from '../runtime';
 import { cliUser, defaultIo, printIssues, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { ask, onTerminal, readSecret, secretsFromStdin } from './secret-input';
@@ -48,6 +48,7 @@ override it. A secret is never taken from the command line: standard input, or a
   config set-printer [--kind none|network|system] [--host H] [--port N] [--paper 58|80] [--system-name N]
   config set-display [--idle-message M] [--lang id|en]
   config set-access [--require-cashier-pin on|off] [--manager-idle-minutes N]
+  config set-backup --copy-to FOLDER|none      a second folder every backup is copied to (a USB disk)
   config methods list [--json]
   config methods enable ID | disable ID
   config methods import FILE [--format json|csv]    (default: from the file's extension)
@@ -115,6 +116,7 @@ export async function runConfigCommand(
     case 'set-printer':
     case 'set-display':
     case 'set-access':
+    case 'set-backup':
       return setSection(sub, rest, options, io);
     case 'methods':
       return methods(rest, options, env, io);
@@ -123,7 +125,7 @@ export async function runConfigCommand(
     default:
       throw new UsageError(
         `config: unknown subcommand ${JSON.stringify(sub ?? '')}; use show, set-gateway, set-secret, clear-secret, ` +
-          'test, set-store, set-printer, set-display, set-access, methods or training',
+          'test, set-store, set-printer, set-display, set-access, set-backup, methods or training',
       );
   }
 }
@@ -167,31 +169,6 @@ async function secretReport(store: StoreBooks, name: SecretName, keychainUsable:
 /** "set (…abcd)", "set" (too short to show any of it) or "not set": never more of a secret. */
 function shown(status: { set: boolean; last4?: string }): string {
   return status.set ? (status.last4 ? `set (…${status.last4})` : 'set') : 'not set';
-}
-
-/**
- * Why live mode's credentials cannot be used, ending with what to do; undefined when they can. As the
- * runtime decides (runtime.ts): a locked keyring answers reads with "nothing stored", so an empty answer is
- * checked with the keychain's probe before it is called "not stored".
- */
-async function liveCredentialsProblem(store: StoreBooks, signWith: 'appkey' | 'secret'): Promise<string | undefined> {
-  const needed: SecretName[] = signWith === 'secret' ? ['appkey', 'signing-secret'] : ['appkey'];
-  try {
-    for (const name of needed) {
-      if (await store.secrets.get(name)) continue;
-      const keychain = keychainOf(store);
-      const probe = keychain instanceof KeychainSecretStore ? await keychain.probe() : undefined;
-      if (probe && !probe.available) return `the OS keychain cannot be used: ${probe.message}`;
-      return (
-        `no ${SECRET_WORDS[name]} is stored in ${store.secrets.description}: store it with ` +
-        `npm run cli -- config set-secret ${name}`
-      );
-    }
-    return undefined;
-  } catch (err) {
-    if (err instanceof KeychainUnavailableError) return `the OS keychain cannot be used: ${err.message}`;
-    throw err;
-  }
 }
 
 function keychainFailure(io: Io, err: KeychainUnavailableError): number {
@@ -241,7 +218,7 @@ async function modeStatus(store: StoreBooks, settings: LoketSettings, env: NodeJ
     };
   const sandbox = 'an embedded sandbox (training mode: every order is marked SANDBOX, kept in training/loket.db)';
   if (settings.mode === 'live' && settings.gateway) {
-    const problem = await liveCredentialsProblem(store, settings.gateway.signing.key);
+    const problem = await liveCredentialsProblem(store.secrets, settings.gateway.signing.key);
     if (problem === undefined)
       return { setting: 'live', running: 'live', gateway: `${settings.gateway.baseUrl} (from settings)` };
     return {
@@ -465,6 +442,7 @@ const SECTION_OPTIONS = {
   },
   'set-display': { 'idle-message': { type: 'string' }, lang: { type: 'string' } },
   'set-access': { 'require-cashier-pin': { type: 'string' }, 'manager-idle-minutes': { type: 'string' } },
+  'set-backup': { 'copy-to': { type: 'string' } },
 } as const;
 
 async function setSection(
@@ -511,6 +489,9 @@ async function setSection(
       break;
     case 'set-display':
       steps = [['display', pick({ 'idle-message': 'idleMessage', lang: 'lang' })]];
+      break;
+    case 'set-backup':
+      steps = [['backup', pick({ 'copy-to': 'copyTo' }, (_f, t) => (t === 'none' || t === '' ? null : t))]];
       break;
     case 'set-access':
       steps = [
@@ -955,7 +936,7 @@ async function training(argv: string[], options: StoreOptions, env: NodeJS.Proce
     }
     const gateway = current.gateway;
     if (to === 'live' && gateway) {
-      const problem = await liveCredentialsProblem(store, gateway.signing.key);
+      const problem = await liveCredentialsProblem(store.secrets, gateway.signing.key);
       if (problem) {
         io.err(`cannot switch to live: ${problem}\nThe mode is unchanged (${current.mode}).\n`);
         return EXIT.KEYCHAIN;

@@ -14,11 +14,17 @@ export const EXIT = {
    * read from it: nothing was written, and no order was sent.
    */
   KEYCHAIN: 5,
+  /**
+   * The order log cannot be used — the disk is full, the file is damaged, empty, missing while backups exist,
+   * or unwritable: nothing was sent (docs/when-things-break.md).
+   */
+  STORAGE: 6,
 } as const;
 
 /** Read off the failure's retry safety (order-policy.ts): "already exists" is no refusal, so it exits 4, not 3. */
 export function exitCodeFor(failure: GatewayFailure, orderState?: OrderState): number {
   if (failure.class === 'invalid_input') return EXIT.INVALID_INPUT;
+  if (failure.class === 'storage') return orderState === 'unknown' ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.STORAGE;
   const retry = retrySafety(
     { class: failure.class, duplicate: failure.class === 'rejected' && failure.duplicate },
     orderState,

@@ -21,7 +21,8 @@ the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
 
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input, 3 rejected by the gateway,
 4 not sent or outcome unknown (safe to reconcile; never charge again),
-5 live mode is set but the OS keychain cannot be used (nothing sent).
+5 live mode is set but the OS keychain cannot be used (nothing sent),
+6 the order log cannot be used: the disk is full, the file damaged, empty or missing (nothing sent).
 `;
 
 interface Io {
@@ -101,6 +102,13 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
       },
       { source: 'cli' },
     );
+    // The gateway has it but the log could not take the answer (a full disk): one more try before this
+    // process ends; if the disk still refuses, the order is found `creating` at the next start and reconciled.
+    if (loket.orders.pendingWrites() > 0 && loket.orders.flushPendingWrites() > 0 && outcome.order)
+      io.err(
+        `order ${outcome.order.id} reached the gateway but could not be recorded (the disk refused the write). ` +
+          'Do not charge again: free space, then run npm run cli -- reconcile.\n',
+      );
     if (values.json) {
       io.out(
         JSON.stringify(

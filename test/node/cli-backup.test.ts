@@ -1,0 +1,88 @@
+// The command line when the order log fails: backup and restore, and every command that reads the log refusing
+// a damaged one with the same message (exit 6) instead of reporting all clear (docs/when-things-break.md).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
+import { runCli } from './helpers/cli-child';
+import { gatewayEnv, tempDir } from './helpers/loket';
+
+let gateway: SandboxHandle;
+const dir = tempDir('loket-cli-backup-');
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  gateway = await startSandbox({ host: '127.0.0.1', port: 0 });
+  env = { PATH: process.env.PATH, HOME: dir.path, LOKET_DATA_DIR: join(dir.path, 'data'), ...gatewayEnv(gateway) };
+});
+afterAll(async () => {
+  await gateway?.close();
+  dir.remove();
+});
+
+const create = (n: number) =>
+  runCli(
+    ['order', 'create', '--method', 'qris_dynamic', '--amount', String(1000 + n), '--item', `Kopi ${n}`, '--json'],
+    {
+      env,
+    },
+  );
+
+describe('backup and restore from the command line', () => {
+  let backupFile = '';
+
+  it('backup writes a private file into backups/ and backup list shows it', async () => {
+    expect((await create(1)).code).toBe(0);
+    const made = await runCli(['backup', '--json'], { env });
+    expect(made.code, made.stderr).toBe(0);
+    backupFile = (JSON.parse(made.stdout) as { path: string }).path;
+    expect(backupFile.startsWith(join(dir.path, 'data', 'backups'))).toBe(true);
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+    const listed = await runCli(['backup', 'list'], { env });
+    expect(listed.stdout).toContain(backupFile);
+  });
+
+  it('a damaged log: orders list, reconcile and order create all exit 6 with the message, and nothing is sent', async () => {
+    const file = join(dir.path, 'data', 'loket.db');
+    const sent = gateway.orders.all().length;
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    // Every page but the header's: no reading around the damage.
+    for (let offset = 4096; offset < size; offset += 4096) writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, offset);
+    closeSync(fd);
+    for (const args of [
+      ['orders', 'list'],
+      ['reconcile'],
+      ['order', 'create', '--method', 'qris_dynamic', '--amount', '5000', '--item', 'Teh'],
+    ]) {
+      const result = await runCli(args, { env });
+      expect(result.code, args.join(' ')).toBe(6);
+      expect(result.stderr).toContain(file);
+      expect(result.stderr).toMatch(/damaged/);
+      expect(result.stderr).toMatch(/restore/);
+      expect(result.stdout).not.toMatch(/0 unknown order/);
+    }
+    expect(gateway.orders.all()).toHaveLength(sent);
+  });
+
+  it('restore puts the backup back, keeps the damaged file aside, and the log works again', async () => {
+    const restored = await runCli(['restore', backupFile], { env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/\(1 orders\)/);
+    const aside = readdirSync(join(dir.path, 'data')).filter((f) => /^loket\.db\.aside-\d{8}-\d{9}$/.test(f));
+    expect(aside).toHaveLength(1);
+    expect(existsSync(join(dir.path, 'data', aside[0]!))).toBe(true);
+    const listed = await runCli(['orders', 'list', '--json'], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+    expect((await create(2)).code).toBe(0);
+  });
+
+  it('restore refuses while the current log has an order awaiting payment (exit 2), unless --force', async () => {
+    const refused = await runCli(['restore', backupFile], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/open order/);
+    const forced = await runCli(['restore', backupFile, '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+  });
+});
