@@ -1,0 +1,119 @@
+import type { Order, OrderEvent, OrderState } from './order';
+
+/**
+ * The manager's books: the figures of a store day (or a range of days), the attention queue, the closing
+ * record, and the order desk's queries. Amounts are integers of rupiah; days are calendar days in the store's
+ * time zone (YYYY-MM-DD); instants are UTC ISO-8601. See docs/end-of-day.md and docs/export.md.
+ */
+
+export interface CountAmount {
+  count: number;
+  amount: number;
+}
+
+export interface ReportFigures {
+  /** The first and last store day covered (the same for a day's report). */
+  from: string;
+  to: string;
+  timeZone: string;
+  /** Orders in state `paid`. */
+  paid: CountAmount;
+  /** Every order created in the range, whatever its state. */
+  orders: CountAmount;
+  byMethod: (CountAmount & { methodId: string; label: string; paid: CountAmount })[];
+  byState: (CountAmount & { state: OrderState })[];
+  /** By the staff member who sold; `staffId` null for orders with nobody signed in. */
+  byStaff: (CountAmount & { staffId: number | null; name: string; paid: CountAmount })[];
+}
+
+/** What needs a person before the day is closed (docs/end-of-day.md, "Attention"). */
+export type AttentionKind =
+  /** Sent, but its outcome is not known: it may be charged. */
+  | 'unknown'
+  /** A payment reported after the order was cancelled, expired or failed: the money is somewhere. */
+  | 'late_payment'
+  /** Still awaiting payment past its deadline: the gateway never said. */
+  | 'overdue'
+  /** An authentic callback Loket could not apply (no such order here, a different amount, not a forward change). */
+  | 'callback_problem';
+
+export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge';
+
+export interface AttentionItem {
+  kind: AttentionKind;
+  /** The order's id; for a callback about an order this log lacks, the id the callback named. */
+  orderId: string;
+  /** The order, when this log has it. */
+  order?: Order;
+  /** When the matter arose (UTC). */
+  since: string;
+  /** Plain words: what happened. */
+  summary: string;
+  /** What a manager may do about it; each needs a reason and is audited. */
+  actions: AttentionAction[];
+  /** For a callback problem: its id, for acknowledging it. */
+  issueId?: number;
+}
+
+export interface ClosingRecord {
+  day: string;
+  timeZone: string;
+  closedAt: string;
+  closedBy: { staffId?: number; name: string };
+  /** The figures as they were at closing: never recomputed. */
+  figures: ReportFigures;
+  /** Attention items open at closing. */
+  openAttention: number;
+}
+
+/** A change to an order of a closed day, after the day was closed: shown on that day's report, never folded in. */
+export interface AfterClosingChange {
+  orderId: string;
+  at: string;
+  from?: OrderState;
+  to?: OrderState;
+  type: OrderEvent['type'];
+  source: OrderEvent['source'];
+  actor?: string;
+  reason?: string;
+}
+
+export interface DayReport {
+  date: string;
+  timeZone: string;
+  /** Figures now (for a closed day, see `closing.figures` for the official ones). */
+  figures: ReportFigures;
+  attention: AttentionItem[];
+  closing?: ClosingRecord;
+  afterClosing: AfterClosingChange[];
+  /** Training orders never count in a live store's figures; true when this report is of training orders. */
+  training: boolean;
+}
+
+export interface DeskQuery {
+  /** Store days, inclusive. */
+  from: string;
+  to: string;
+  state?: OrderState;
+  methodId?: string;
+  staffId?: number;
+  /** An order id, a gateway transaction id, a VA number or store code, or an amount (digits). */
+  search?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface DeskPage {
+  orders: Order[];
+  total: number;
+}
+
+export interface OrderDetail {
+  order: Order;
+  events: OrderEvent[];
+  /** The request as sent (never a secret: secrets go in headers). */
+  request: unknown;
+  /** The gateway's answer as received (JSON when it was JSON, else text). */
+  response?: unknown;
+  staffName?: string;
+}
