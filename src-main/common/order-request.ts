@@ -1,5 +1,6 @@
 import { findMethod, type PaymentMethod } from './payment-methods';
 import { RETCODE, type Retcode } from './retcodes';
+import { badTextReason } from './strict-json';
 
 /**
  * The order request of the aggregator's interface (docs/gateway-interface.md, "Request fields"), and the one validator both the sandbox and Loket's client use,
@@ -119,7 +120,7 @@ function checkString(field: string, spec: StringSpec, raw: unknown, issues: Fiel
     issues.push({ field, rule: 'max_length', message: `${field}: at most ${spec.max} characters (got ${length})` });
     return undefined;
   }
-  const problem = spec.format?.(raw);
+  const problem = badTextReason(raw) ?? spec.format?.(raw);
   if (problem) {
     issues.push({ field, rule: 'format', message: `${field}: ${problem}` });
     return undefined;

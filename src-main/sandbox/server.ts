@@ -12,6 +12,7 @@ import { loadPaymentCatalogue } from '../core/catalogue';
 import { CallbackDispatcher, DEFAULT_CALLBACK_POLICY, type CallbackPolicy } from './callbacks';
 import { realSandboxClock, type SandboxClock, type Timer } from './clock';
 import { FaultSwitches, faultSettingsSchema } from './faults';
+import { parseStrictJson } from '../common/strict-json';
 import { isJsonContentType, readBody, sendError, sendHtml, sendInternalError, sendJson } from './http-io';
 import {
   DEFAULT_TTL_SECONDS,
@@ -266,11 +267,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         `header content-type: must be application/json (got ${JSON.stringify(req.headers['content-type'] ?? '')})`,
       );
     }
-    try {
-      return JSON.parse(read.bytes.toString('utf8'));
-    } catch (err) {
-      throw new HttpProblem(400, RETCODE.MALFORMED_JSON, `body: is not valid JSON (${(err as Error).message})`);
-    }
+    // Strict: broken UTF-8 and a key given twice are malformed, not read one of two ways (common/strict-json.ts).
+    const parsed = parseStrictJson(read.bytes);
+    if (!parsed.ok) throw new HttpProblem(400, RETCODE.MALFORMED_JSON, `body: ${parsed.message}`);
+    return parsed.value;
   }
 
   async function createOrder(req: IncomingMessage, res: ServerResponse, api: 'v1' | 'v2'): Promise<void> {

@@ -27,6 +27,16 @@ export function isAllowedHost(hostHeader: string | undefined, port: number): boo
   return name === 'localhost' || isIP(name) !== 0;
 }
 
+/**
+ * Whether a request's Origin, when it has one, is this server's own: `http://` plus the Host the request was
+ * sent to (isAllowedHost has already checked that Host is ours). No Origin: a same-origin GET, or no browser.
+ */
+export function isOwnOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (!host) return false;
+  return origin.toLowerCase() === `http://${host.toLowerCase()}`;
+}
+
 export function bearerToken(authorization: string | undefined): string | undefined {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   return m?.[1];

@@ -11,7 +11,16 @@ import {
 } from '../common/api';
 import { readBody } from '../core/http/read-body';
 import { readStatic } from './static-files';
-import { bearerToken, isAllowedHost, newAccessToken, PAGE_CSP, sameSecret, SECURITY_HEADERS } from './security';
+import {
+  bearerToken,
+  isAllowedHost,
+  isOwnOrigin,
+  newAccessToken,
+  PAGE_CSP,
+  sameSecret,
+  SECURITY_HEADERS,
+} from './security';
+import { parseStrictJson } from '../common/strict-json';
 
 /** What browser mode serves: the API every host implements, plus the live channel and the display. */
 export interface WebApp extends ApiHandlers {
@@ -84,6 +93,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const url = new URL(req.url ?? '/', 'http://loket.invalid');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // Defence in depth behind the token and the Host check: a page of another origin gets nothing, even with
+    // a stolen token (browsers send Origin on cross-origin requests, and on every POST and EventSource).
+    if (
+      (path.startsWith('/api/') || path.startsWith('/display/')) &&
+      !isOwnOrigin(req.headers.origin, req.headers.host)
+    ) {
+      req.resume();
+      return fail(res, 403, 'forbidden', "This request comes from another site's page: Loket answers only its own.");
+    }
 
     if (path.startsWith('/api/')) {
       const given =
@@ -155,12 +173,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return fail(res, 413, 'invalid_arguments', `The request is larger than ${BODY_LIMIT} bytes.`);
     if (type !== 'application/json')
       return fail(res, 415, 'invalid_arguments', 'content-type must be application/json.');
-    let args: unknown;
-    try {
-      args = (JSON.parse(read.bytes.toString('utf8') || '{}') as { args?: unknown }).args ?? [];
-    } catch {
-      return fail(res, 400, 'invalid_arguments', 'The request body is not valid JSON.');
-    }
+    const parsed = read.bytes.length === 0 ? ({ ok: true, value: {} } as const) : parseStrictJson(read.bytes);
+    if (!parsed.ok) return fail(res, 400, 'invalid_arguments', `The request body ${parsed.message}.`);
+    const args = (parsed.value as { args?: unknown } | null)?.args ?? [];
     const envelope = await dispatchApiCall(app, name, args, (method, err) =>
       log(`web: ${method} failed: ${(err as Error)?.stack ?? String(err)}`),
     );

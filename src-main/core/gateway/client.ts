@@ -2,6 +2,7 @@ import fetch, { type RequestInit } from 'node-fetch';
 import type { ChargeFailure } from '../../common/api';
 import type { PaymentInstruction, OrderState } from '../../common/order';
 import { retrySafety, type GatewayStatus } from '../../common/order-policy';
+import { parseStrictJson } from '../../common/strict-json';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
 import type { PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
@@ -51,9 +52,11 @@ export type InquiryResult =
   | { ok: false; failure: GatewayFailure };
 
 type HttpResult =
-  | { kind: 'answer'; status: number; text: string }
+  | { kind: 'answer'; status: number; text: string; badUtf8?: boolean }
   | { kind: 'not_sent'; message: string }
   | { kind: 'no_answer'; message: string };
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Connection errors that happen before a byte of the request can reach the gateway. */
 const NOT_SENT_CODES = new Set([
@@ -100,7 +103,7 @@ export class GatewayClient {
     const http = await this.post(api === 'v2' ? '/api/transaction' : '/api/create', bytes);
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
-    const json = parseJson(http.text);
+    const json = http.badUtf8 ? undefined : parseJson(http.text);
     if (json === undefined) return malformedOrRejected(http, 'the answer is not valid JSON');
     const parsed: ParsedAnswer =
       api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
@@ -144,7 +147,7 @@ export class GatewayClient {
     );
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
-    const json = parseJson(http.text) as
+    const json = (http.badUtf8 ? undefined : parseJson(http.text)) as
       { success?: unknown; retcode?: unknown; message?: unknown; data?: Record<string, unknown> } | undefined;
     if (json === undefined || typeof json !== 'object' || json === null)
       return malformedOrRejected(http, 'the inquiry answer is not valid JSON');
@@ -217,7 +220,14 @@ export class GatewayClient {
     };
     try {
       const res = await fetch(this.config.baseUrl + path, init);
-      const text = await res.text();
+      // Decoded strictly: an answer in broken UTF-8 is not read as if it said something else.
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      let text: string;
+      try {
+        text = STRICT_UTF8.decode(bytes);
+      } catch {
+        return { kind: 'answer', status: res.status, text: Buffer.from(bytes).toString('utf8'), badUtf8: true };
+      }
       return { kind: 'answer', status: res.status, text };
     } catch (err) {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
@@ -236,12 +246,10 @@ export class GatewayClient {
   }
 }
 
+/** An answer that is not strict JSON (broken UTF-8 was already replaced by fetch's text(); a key twice) is unread. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseStrictJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** A non-JSON 5xx is the gateway failing, which the order log records as a rejection with its status. */
