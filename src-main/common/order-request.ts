@@ -217,13 +217,6 @@ export function validateOrderRequest(
         message: `customer_name: is required for ${method.id}`,
       });
     }
-    if (method.requiresPhone && strings.user_mdn === undefined && !issues.some((i) => i.field === 'user_mdn')) {
-      issues.push({
-        field: 'user_mdn',
-        rule: 'required',
-        message: `user_mdn: is required for ${method.id} (carrier billing charges this number)`,
-      });
-    }
     if (amount !== undefined && (amount < method.minAmount || amount > method.maxAmount)) {
       issues.push({
         field: 'amount',

@@ -23,11 +23,15 @@ export const paymentMethodSchema = z
     provider: z.string().min(1),
     label,
     requiresCustomerName: z.boolean(),
-    /** Carrier billing charges a phone number, so `user_mdn` is needed (Loket's rule, see docs/sandbox.md). */
+    /**
+     * Loket asks the cashier for the customer's phone (plain carrier billing charges that number). Loket's
+     * rule, not the interface's: `user_mdn` is optional for every method at the gateway, and an SMS-reply
+     * method needs none (the customer replies from their own phone).
+     */
     requiresPhone: z.boolean().default(false),
-    /** The seed: `short_code` is sent "for two carriers' SMS methods". */
+    /** The interface: `short_code` is sent "for two carriers' SMS methods". */
     hasShortCode: z.boolean().default(false),
-    /** The seed: "One e-wallet response has no back_url". */
+    /** The interface: "One e-wallet response has no back_url". */
     returnsBackUrl: z.boolean().default(true),
     enabled: z.boolean(),
     minAmount: z.number().int().positive().default(1),

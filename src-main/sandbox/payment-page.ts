@@ -28,12 +28,16 @@ export async function renderPaymentPage(order: SandboxOrder, timeZone: string, p
       break;
     case 'airtime_sms':
       instructions =
-        `<p>Send an SMS from ${escapeHtml(payment.phone_number ?? '')}:</p>` +
+        (payment.phone_number
+          ? `<p>Send an SMS from ${escapeHtml(payment.phone_number)}:</p>`
+          : '<p>Send an SMS from your phone:</p>') +
         `<p class="big"><b>${escapeHtml(payment.keyword ?? '')} ${escapeHtml(payment.sms_code ?? '')}</b>` +
         `${payment.short_code ? ` to <b>${escapeHtml(payment.short_code)}</b>` : ''}</p>`;
       break;
     case 'airtime':
-      instructions = `<p>The amount is charged to the ${escapeHtml(method.provider)} balance of ${escapeHtml(request.user_mdn ?? '')}.</p>`;
+      instructions = request.user_mdn
+        ? `<p>The amount is charged to the ${escapeHtml(method.provider)} balance of ${escapeHtml(request.user_mdn)}.</p>`
+        : `<p>The amount is charged to the customer's ${escapeHtml(method.provider)} balance.</p>`;
       break;
     case 'va_bank':
       instructions =

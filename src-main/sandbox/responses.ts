@@ -26,7 +26,7 @@ export function v2SuccessBody(order: SandboxOrder, timeZone: string): Record<str
     case 'airtime_sms': {
       const body: Record<string, unknown> = {
         message: ok.message,
-        phone_number: p.phone_number,
+        ...(p.phone_number === undefined ? {} : { phone_number: p.phone_number }),
         keyword: p.keyword,
         trx_type: p.trx_type,
       };

@@ -217,7 +217,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         // The image behind qrisUrl; the V2 body itself carries no qrString for this kind.
         return { qrString: qris(), qrisUrl, redirect: page, back_url: req.redirect_url ?? page };
       case 'airtime_sms':
-        return { phone_number: req.user_mdn ?? '', ...smsDetails(method) };
+        // phone_number is optional in the interface: without user_mdn the customer replies from any phone.
+        return { ...(req.user_mdn ? { phone_number: req.user_mdn } : {}), ...smsDetails(method) };
       case 'airtime':
         return {};
       case 'va_bank':

@@ -32,7 +32,7 @@ function body(methodId: string, extra: Record<string, unknown> = {}) {
     amount: Math.max(method.minAmount, Math.min(25000, method.maxAmount)),
     item_name: 'Kopi susu',
     ...(method.requiresCustomerName ? { customer_name: 'Siti Rahayu' } : {}),
-    ...(method.requiresPhone ? { user_mdn: '081234567890' } : {}),
+    ...(method.kind.startsWith('airtime') ? { user_mdn: '081234567890' } : {}),
     ...extra,
   };
 }
@@ -48,6 +48,21 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.faults.clear());
+
+describe('SMS reply without a phone (user_mdn is optional in the interface)', () => {
+  it('an SMS-reply order without user_mdn is accepted and parses without phone_number', async () => {
+    const input = body('airtime_telkomsel', { user_mdn: undefined });
+    delete (input as Record<string, unknown>).user_mdn;
+    const result = await createVia(client(), 'v2', input);
+    if (!result.ok) throw new Error(JSON.stringify(result.failure));
+    expect(result.instruction).toMatchObject({
+      type: 'sms_reply',
+      keyword: expect.any(String),
+      sms_code: expect.any(String),
+    });
+    expect('phone_number' in result.instruction).toBe(false);
+  });
+});
 
 describe('GatewayClient against the sandbox: every kind parses by shape', () => {
   const expected: Record<string, string> = {

@@ -82,6 +82,19 @@ describe('OrderService.create', () => {
     expect(loket.log.events(order.id).map((e) => e.source)).toEqual(['cashier', 'gateway']);
   });
 
+  it("a phone: optional for an SMS reply (the interface's rule), asked for plain carrier billing (Loket's)", async () => {
+    const sms = await loket.orders.create({ methodId: 'airtime_xl', amount: 10000, itemName: 'Pulsa' }, cashier);
+    expect(sms).toMatchObject({ ok: true, order: { state: 'awaiting_payment', instruction: { type: 'sms_reply' } } });
+    const billing = await loket.orders.create({ methodId: 'airtime_tri', amount: 10000, itemName: 'Pulsa' }, cashier);
+    expect(billing.ok).toBe(false);
+    if (!billing.ok) {
+      expect(billing.failure.class).toBe('invalid_input');
+      expect(billing.order).toBeUndefined();
+      if (billing.failure.class === 'invalid_input')
+        expect(billing.failure.issues).toEqual([expect.objectContaining({ field: 'user_mdn', rule: 'required' })]);
+    }
+  });
+
   it('invalid input: nothing is logged and nothing is sent', async () => {
     const before = sandbox.orders.all().length;
     const outcome = await loket.orders.create({ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }, cashier);

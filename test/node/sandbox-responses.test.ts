@@ -188,6 +188,17 @@ describe('V2 /api/transaction success shapes, one per enabled method', () => {
     });
   });
 
+  it.each(ENABLED_METHODS.filter((m) => m.kind === 'airtime_sms').map((m) => m.id))(
+    'an SMS-reply order for %s without user_mdn is accepted: the same fields but phone_number (the customer replies from any phone)',
+    async (id) => {
+      const res = await client.v2(validOrder({ payment_method: id, user_mdn: undefined }));
+      expect(res.status, res.text).toBe(200);
+      const withPhone = expectedTopLevelKeys(ENABLED_METHODS.find((m) => m.id === id)!);
+      expect(sortedKeys(res.json!)).toEqual(withPhone.filter((k) => k !== 'phone_number').sort());
+      expect(str(res.json!.sms_code)).toMatch(/^\S+$/);
+    },
+  );
+
   it('gives every order its own transaction_id, virtual account and SMS code under concurrent load', async () => {
     const orders = Array.from({ length: 12 }, (_, i) =>
       validOrder({ payment_method: i % 2 ? 'va_bni' : 'va_alfamart' }),

@@ -81,6 +81,14 @@ export class OrderService {
 
     const prepared = this.client.prepare(body);
     if (!prepared.ok) return { ok: false, failure: prepared.failure };
+    if (prepared.method.requiresPhone && prepared.request.user_mdn === undefined) {
+      // Loket's rule for plain carrier billing (it charges that number); the gateway's field is optional.
+      const message = `user_mdn: the customer's phone number is needed for ${prepared.method.id} (carrier billing charges it)`;
+      return {
+        ok: false,
+        failure: { class: 'invalid_input', message, issues: [{ field: 'user_mdn', rule: 'required', message }] },
+      };
+    }
     const blocked = this.writeBlocker();
     if (blocked) return { ok: false, failure: { class: 'storage', message: blocked } };
     const api = input.api ?? 'v2';
