@@ -4,18 +4,32 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 const root = import.meta.dirname;
 
+/**
+ * Native modules stay out of the main bundle: they are loaded from node_modules at run time (in a package, from
+ * app.asar.unpacked, rebuilt for Electron by scripts/package.mjs).
+ */
+export const NATIVE_MODULES = ['better-sqlite3', 'keytar'];
+
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(root, 'src-main/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(root, 'src-main/index.ts') },
+        external: NATIVE_MODULES,
+      },
     },
   },
   preload: {
     build: {
       outDir: 'out/preload',
+      // One self-contained file per window: a sandboxed preload can require only 'electron', never a shared chunk.
+      isolatedEntries: true,
       rollupOptions: {
-        input: { index: resolve(root, 'src-preload/index.ts') },
+        input: {
+          index: resolve(root, 'src-preload/index.ts'),
+          display: resolve(root, 'src-preload/display.ts'),
+        },
         // A sandboxed preload cannot load ES modules, so it is emitted as CommonJS.
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },

@@ -1,14 +1,22 @@
 // Electron entry: wires the shell's pieces together. Business logic lives outside src-main/electron.
 import { join } from 'node:path';
-import { app, BrowserWindow, session } from 'electron';
+import { app, session, type BrowserWindow } from 'electron';
+import type { LiveEvent } from './common/api';
 import { startAppHost, type AppHost } from './app-host';
 import { ipcEventChannel } from './common/ipc-channels';
 import { appVersion } from './electron/app-info';
-import { registerIpcApi } from './electron/ipc-api';
+import { enforceContentSecurityPolicy } from './electron/content-security';
+import { parseScreenChoice } from './electron/display-placement';
+import { bindDisplayToggle, CustomerDisplay } from './electron/display-window';
+import { deliversTo, IpcSenders, registerIpcApi, type SenderRole } from './electron/ipc-api';
+import { applyStartAtLogin, parseStartAtLogin } from './electron/login-item';
 import { createMainWindow } from './electron/main-window';
-import { guardNavigation } from './electron/navigation-guard';
+import { allowDisplayNavigation, guardNavigation, type PaymentPagePolicy } from './electron/navigation-guard';
 import { denyAllPermissions } from './electron/permissions';
 import { isAppUrl, resolveRendererSource } from './electron/renderer-source';
+import { bringWindowToFront, claimSingleInstance } from './electron/single-instance';
+
+const log = (line: string) => console.log(`[shell] ${line}`);
 
 // Every renderer sandboxed, whatever a window's own options say. Must run before 'ready'.
 app.enableSandbox();
@@ -17,53 +25,112 @@ const rendererSource = resolveRendererSource({
   devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL,
   indexFile: join(import.meta.dirname, '../renderer/index.html'),
 });
-const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+const cashierPreload = join(import.meta.dirname, '../preload/index.cjs');
+const displayPreload = join(import.meta.dirname, '../preload/display.cjs');
 const isOwnUrl = (url: string): boolean => isAppUrl(rendererSource, url);
+/** Which web contents is which window: the IPC gate and the live events go by it. */
+const senders = new IpcSenders();
 
-app.on('web-contents-created', (_event, contents) => guardNavigation(contents, isOwnUrl));
-app.on('session-created', denyAllPermissions);
+// For now from the environment; they move into the settings later.
+const screenChoice = parseScreenChoice(process.env.LOKET_DISPLAY_SCREEN);
+if (screenChoice === 'invalid')
+  log(`LOKET_DISPLAY_SCREEN=${process.env.LOKET_DISPLAY_SCREEN} is not a screen id: ignored`);
+const allowPaymentPage = process.env.LOKET_DISPLAY_PAYMENT_PAGE === '1';
 
 let host: AppHost | undefined;
+let cashier: BrowserWindow | null = null;
+let display: CustomerDisplay | null = null;
 
-const openWindow = (): void => {
-  const window = createMainWindow({ preloadPath, source: rendererSource });
-  const unsubscribe = host?.app.subscribe((event) => {
-    if (!window.isDestroyed()) window.webContents.send(ipcEventChannel, event);
-  });
-  window.on('closed', () => unsubscribe?.());
-};
-
-app
-  .whenReady()
-  .then(async () => {
-    denyAllPermissions(session.defaultSession);
-    // The same core as the CLI and browser mode, on the order log in the app's data folder.
-    // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
-    host = await startAppHost({
-      version: appVersion(),
-      dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData'),
-    });
-    registerIpcApi(host.app, isOwnUrl);
-    openWindow();
-    // macOS keeps the app alive without windows; clicking the dock icon should bring the till back.
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) openWindow();
-    });
-  })
-  .catch((error: unknown) => {
-    console.error('[startup] failed:', error);
-    app.exit(1);
-  });
-
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
+/** The hosted payment page may open in the display only when allowed, and only on the gateway in use now. */
+const paymentPagePolicy = (): PaymentPagePolicy => ({
+  allowPaymentPage,
+  gatewayOrigin: host ? originOf(host.loket.client.config.baseUrl) : null,
 });
 
-app.on('will-quit', (event) => {
-  if (!host) return;
-  // Close the order log cleanly (WAL checkpoint) before the process goes.
-  event.preventDefault();
-  const closing = host;
-  host = undefined;
-  closing.close().finally(() => app.quit());
-});
+if (claimSingleInstance(() => bringWindowToFront(cashier))) {
+  app.on('web-contents-created', (_event, contents) =>
+    guardNavigation(contents, {
+      isAppUrl: isOwnUrl,
+      allowElsewhere: (url) =>
+        senders.roleOf(contents) === 'display' && allowDisplayNavigation(url, paymentPagePolicy()),
+    }),
+  );
+  app.on('session-created', (created) => {
+    denyAllPermissions(created);
+    enforceContentSecurityPolicy(created, isOwnUrl);
+  });
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('[startup] failed:', error);
+      app.exit(1);
+    });
+
+  // The display cannot be closed by itself; it closes when Loket quits.
+  app.on('before-quit', () => display?.close());
+
+  app.on('window-all-closed', () => app.quit());
+
+  app.on('will-quit', (event) => {
+    if (!host) return;
+    // Close the order log cleanly (WAL checkpoint) before the process goes.
+    event.preventDefault();
+    const closing = host;
+    host = undefined;
+    closing.close().finally(() => app.quit());
+  });
+}
+
+async function start(): Promise<void> {
+  denyAllPermissions(session.defaultSession);
+  enforceContentSecurityPolicy(session.defaultSession, isOwnUrl);
+  applyStartAtLogin(parseStartAtLogin(process.env.LOKET_START_AT_LOGIN), { log });
+  // The same core as the CLI and browser mode, on the order log in the app's data folder.
+  // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
+  host = await startAppHost({
+    version: appVersion(),
+    dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData'),
+    log,
+  });
+  registerIpcApi(host.app, isOwnUrl, senders);
+  host.app.subscribe(deliver);
+
+  cashier = createMainWindow({ preloadPath: cashierPreload, source: rendererSource });
+  senders.register(cashier.webContents, 'cashier');
+  // Ctrl+Shift+D on the cashier's window shows or hides the customer display (no API method for it).
+  bindDisplayToggle(cashier.webContents, () => display?.toggle());
+  // The display alone is of no use: closing the till closes Loket, on every platform.
+  cashier.on('closed', () => {
+    cashier = null;
+    app.quit();
+  });
+
+  display = new CustomerDisplay({
+    preloadPath: displayPreload,
+    source: rendererSource,
+    chosenScreenId: typeof screenChoice === 'number' ? screenChoice : null,
+    cashierWindow: () => cashier,
+    onWindow: (window) => senders.register(window.webContents, 'display'),
+    log,
+  });
+  display.start();
+}
+
+/** Every live event to the cashier's window; only the display's own to the display's, and only on our pages. */
+function deliver(event: LiveEvent): void {
+  const windows: [BrowserWindow | null | undefined, SenderRole][] = [
+    [cashier, 'cashier'],
+    [display?.window, 'display'],
+  ];
+  for (const [window, role] of windows) {
+    if (!window || window.isDestroyed() || !deliversTo(role, event)) continue;
+    if (!isOwnUrl(window.webContents.getURL())) continue;
+    window.webContents.send(ipcEventChannel, event);
+  }
+}
+
+function originOf(url: string): string | null {
+  return URL.canParse(url) ? new URL(url).origin : null;
+}

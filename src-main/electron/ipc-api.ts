@@ -1,31 +1,93 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { apiMethodNames, dispatchApiCall, type ApiEnvelope, type ApiHandlers } from '../common/api';
+import {
+  apiMethodNames,
+  dispatchApiCall,
+  type ApiEnvelope,
+  type ApiHandlers,
+  type ApiMethodName,
+  type LiveEvent,
+} from '../common/api';
 import { ipcChannel } from '../common/ipc-channels';
 
+/** Which window a call or a live event belongs to. */
+export type SenderRole = 'cashier' | 'display';
+
 /**
- * Registers one `loket:<method>` IPC handler per API method. A call is answered only when it comes from the
- * top frame of one of the app's own pages (isAppUrl), and it goes through the same gate as browser mode's
- * (dispatchApiCall). Every call is answered with the envelope, never thrown: Electron keeps only the message
- * of an error thrown across IPC, and a screen must not have to parse words to learn what went wrong.
+ * The only methods the customer display window may call: it reads what it shows, like browser mode's display key
+ * (`/display/state` and `/display/events`), and can neither create nor change anything.
  */
-export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) => boolean): void {
-  for (const method of apiMethodNames) {
-    ipcMain.handle(ipcChannel(method), (event, ...args: unknown[]) => call(method, handlers, isAppUrl, event, args));
+export const DISPLAY_METHODS: readonly ApiMethodName[] = Object.freeze(['displayState'] as const);
+
+/** What the gate needs of a web contents to tell windows apart. */
+export interface SenderContents {
+  readonly id: number;
+  once(event: 'destroyed', listener: () => void): unknown;
+}
+
+/**
+ * The web contents of the app's own windows and what each is. The gate answers only these: a web contents Loket did
+ * not register (a print job's hidden window, anything else) is refused whatever page it shows.
+ */
+export class IpcSenders {
+  readonly #roles = new Map<number, SenderRole>();
+
+  register(contents: SenderContents, role: SenderRole): void {
+    this.#roles.set(contents.id, role);
+    contents.once('destroyed', () => this.#roles.delete(contents.id));
+  }
+
+  roleOf(sender: { readonly id: number } | null | undefined): SenderRole | undefined {
+    return sender ? this.#roles.get(sender.id) : undefined;
   }
 }
 
+/** What the gate reads of an IPC event. */
+export type CallEvent = Pick<IpcMainInvokeEvent, 'senderFrame'> & { readonly sender?: { readonly id: number } };
+
+/**
+ * Registers one `loket:<method>` IPC handler per API method. A call is answered only when it comes from the top
+ * frame of one of the app's own pages (isAppUrl) in one of the app's own windows (senders); the customer display's
+ * window may call only DISPLAY_METHODS. Then it goes through the same gate as browser mode's (dispatchApiCall).
+ * Every call is answered with the envelope, never thrown: Electron keeps only the message of an error thrown across
+ * IPC, and a screen must not have to parse words to learn what went wrong.
+ */
+export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) => boolean, senders: IpcSenders): void {
+  const roleOf = (event: CallEvent) => senders.roleOf(event.sender);
+  for (const method of apiMethodNames) {
+    ipcMain.handle(ipcChannel(method), (event, ...args: unknown[]) =>
+      call(method, handlers, isAppUrl, event, args, roleOf),
+    );
+  }
+}
+
+/**
+ * One call through the gate. `roleOf` names the sender's window (default: the cashier's, for callers that have
+ * only one window); undefined means the sender is not one of the app's windows.
+ */
 export async function call(
   method: string,
   handlers: ApiHandlers,
   isAppUrl: (url: string) => boolean,
-  event: Pick<IpcMainInvokeEvent, 'senderFrame'>,
+  event: CallEvent,
   args: unknown[],
+  roleOf: (event: CallEvent) => SenderRole | undefined = () => 'cashier',
 ): Promise<ApiEnvelope<unknown>> {
   const frame = event.senderFrame;
-  if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
-    console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}`);
-    // Deliberately vague: the caller is not ours, so it learns nothing about why.
-    return { ok: false, error: { code: 'forbidden', message: 'Forbidden' } };
+  const refuse = (why: string) => {
+    console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}: ${why}`);
+    // Deliberately vague: the caller is not ours (or not allowed this), so it learns nothing about why.
+    return { ok: false, error: { code: 'forbidden', message: 'Forbidden' } } satisfies ApiEnvelope<unknown>;
+  };
+  if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return refuse('not a top frame of our pages');
+  const role = roleOf(event);
+  if (role === undefined) return refuse('not one of our windows');
+  if (role === 'display' && !(DISPLAY_METHODS as readonly string[]).includes(method)) {
+    return refuse('the customer display only reads');
   }
   return dispatchApiCall(handlers, method, args, (name, err) => console.error(`[ipc] ${name} failed:`, err));
+}
+
+/** The cashier's window gets every live event; the customer display only what it shows. */
+export function deliversTo(role: SenderRole, event: LiveEvent): boolean {
+  return role === 'cashier' || event.type === 'display';
 }

@@ -1,6 +1,7 @@
 import { BrowserWindow } from 'electron';
 import { loadRenderer, type RendererSource } from './renderer-source';
 
+/** The cashier's window: the whole API through src-preload/index.ts. */
 export function createMainWindow(options: { preloadPath: string; source: RendererSource }): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
@@ -26,6 +27,8 @@ export function createMainWindow(options: { preloadPath: string; source: Rendere
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // A middle click on a link would otherwise open it in a new window (denied anyway by the navigation guard).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   window.once('ready-to-show', () => window.show());

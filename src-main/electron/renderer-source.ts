@@ -46,6 +46,10 @@ function filePathOf(url: URL): string | null {
   }
 }
 
-export function loadRenderer(window: BrowserWindow, source: RendererSource): Promise<void> {
-  return source.kind === 'dev-server' ? window.loadURL(source.url) : window.loadFile(source.indexFile);
+/** Loads the renderer; `view` picks the screen by the hash route (src-renderer/src/route.ts): `#/display`. */
+export function loadRenderer(window: BrowserWindow, source: RendererSource, view?: 'display'): Promise<void> {
+  if (source.kind === 'dev-server') {
+    return window.loadURL(view ? `${source.url.replace(/#.*$/, '')}#/${view}` : source.url);
+  }
+  return view ? window.loadFile(source.indexFile, { hash: `/${view}` }) : window.loadFile(source.indexFile);
 }
