@@ -40,7 +40,9 @@ export function httpCashierClient(token: string): CashierClient {
 
   const live = new EventSourceChannel<LiveEvent>(`/api/events?token=${encodeURIComponent(token)}`, (data) => {
     const event = data as Partial<LiveEvent> | null;
-    return event && (event.type === 'order' || event.type === 'display') ? (event as LiveEvent) : undefined;
+    return event && (event.type === 'order' || event.type === 'display' || event.type === 'info')
+      ? (event as LiveEvent)
+      : undefined;
   });
   return { transport: 'http', api: api as LoketApi, live };
 }

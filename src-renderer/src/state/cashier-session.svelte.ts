@@ -1,23 +1,27 @@
 import type { CatalogueItem, LiveEvent } from '../../../src-main/common/api';
 import type { AppInfo } from '../../../src-main/common/app-info';
+import type { TillStatus } from '../../../src-main/common/manager';
 import type { Order } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import type { CashierClient, ConnectionStatus } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
 import { ChargeManager } from './charge.svelte';
+import { ManagerSession } from './manager-session.svelte';
 import { PaymentPanelManager } from './payment-panel.svelte';
 import { PreferencesManager } from './preferences.svelte';
 import { systemNow } from './store-day';
+import { TillManager } from './till.svelte';
 import { TodayOrdersManager } from './today-orders.svelte';
 
-export type Tab = 'sale' | 'today';
+export type Tab = 'sale' | 'today' | 'manager';
 
 /** Used until the store's own zone is known. */
 const DEFAULT_TIME_ZONE = 'Asia/Jakarta';
 
 /**
  * The cashier screen: what Loket offers, the live channel, the tab on show, and the managers, wired together
- * (a charge that gives an order hands it to the payment panel; every live event reaches each manager).
+ * (a charge that gives an order hands it to the payment panel; every live event reaches each manager; an
+ * `info` event brings the mode, the store and who is signed in at the till).
  */
 export class CashierSession {
   #info = $state.raw<AppInfo | null>(null);
@@ -31,6 +35,8 @@ export class CashierSession {
   readonly payment: PaymentPanelManager;
   readonly charge: ChargeManager;
   readonly today: TodayOrdersManager;
+  readonly till: TillManager;
+  readonly manager: ManagerSession;
 
   readonly #client: CashierClient;
   readonly #cleanups: (() => void)[] = [];
@@ -38,6 +44,9 @@ export class CashierSession {
   constructor(client: CashierClient, options: { now?: () => Date } = {}) {
     this.#client = client;
     const api = client.api;
+    const nowMs = options.now ? () => options.now!().getTime() : Date.now;
+    this.till = new TillManager({ api, now: nowMs });
+    this.manager = new ManagerSession({ api, till: () => this.till.status, now: nowMs });
     this.payment = new PaymentPanelManager({
       api,
       training: () => this.training,
@@ -47,7 +56,7 @@ export class CashierSession {
     this.charge = new ChargeManager({
       api,
       methods: () => this.#methods,
-      blocked: () => this.payment.order !== null || this.payment.busy !== null,
+      blocked: () => this.payment.order !== null || this.payment.busy !== null || this.till.needsSignIn,
       onStart: () => this.payment.clearNotice(),
       onPayment: (order) => this.payment.show(order),
     });
@@ -110,12 +119,14 @@ export class CashierSession {
       }),
     );
     try {
-      const [info, methods, items] = await Promise.all([
+      const [info, methods, items, till] = await Promise.all([
         this.#client.api.appInfo(),
         this.#client.api.listMethods(),
         this.#client.api.listItems(),
+        this.#client.api.tillStatus(),
       ]);
       this.preferences.applyLanguage(info.lang);
+      this.till.observe(till);
       this.#info = info;
       this.#methods = methods;
       this.#items = items;
@@ -131,8 +142,14 @@ export class CashierSession {
   }
 
   selectTab(tab: Tab): void {
+    const was = this.#tab;
     this.#tab = tab;
     if (tab === 'today') void this.today.open();
+    // Back in the manager's area: what it shows may have changed meanwhile (and the session may have ended).
+    if (tab === 'manager' && was !== 'manager') {
+      this.manager.checkIdle();
+      if (this.manager.phase === 'open') void this.manager.refresh();
+    }
   }
 
   /** Clears the sale and sends the customer display back to its welcome screen. */
@@ -161,6 +178,24 @@ export class CashierSession {
 
   #onEvent(event: LiveEvent): void {
     if (event.type === 'order') this.#route(event.order);
+    else if (event.type === 'info') this.#onInfo(event.info, event.till);
+  }
+
+  /** The mode, the store or the till changed: the header follows, and the methods on offer may have too. */
+  #onInfo(info: AppInfo, till: TillStatus): void {
+    this.#info = info;
+    this.till.observe(till);
+    void this.#reloadMethods();
+  }
+
+  async #reloadMethods(): Promise<void> {
+    try {
+      const methods = await this.#client.api.listMethods();
+      this.#methods = methods;
+      this.charge.form.offerMethods(methods);
+    } catch {
+      // The next info event or reconnect brings them.
+    }
   }
 
   #route(order: Order): void {
@@ -171,6 +206,12 @@ export class CashierSession {
 
   /** After the live channel comes back: events may have been missed. */
   async #resync(): Promise<void> {
+    try {
+      const [info, till] = await Promise.all([this.#client.api.appInfo(), this.#client.api.tillStatus()]);
+      this.#onInfo(info, till);
+    } catch {
+      // The next event or reconnect brings them.
+    }
     const problem = this.charge.problem;
     const ids = [this.payment.order?.id, problem?.kind === 'error' ? undefined : problem?.order?.id];
     for (const id of ids) {

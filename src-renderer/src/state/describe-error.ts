@@ -12,6 +12,8 @@ export function describeError(error: CallError, t: Messages): string {
       return t.errors.conflict(error.message);
     case 'not_found':
       return t.errors.notFound;
+    case 'locked':
+      return t.errors.locked;
     default:
       return t.errors.other(error.message);
   }
