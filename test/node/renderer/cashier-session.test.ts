@@ -5,7 +5,21 @@ import type { Order } from '../../../src-main/common/order';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { i18n } from '../../../src-renderer/src/i18n/i18n.svelte';
 import { CashierSession } from '../../../src-renderer/src/state/cashier-session.svelte';
-import { appInfo, DISPLAY_IDLE, failure, fakeClient, later, makeOrder, METHODS, settle } from './fake-client';
+import {
+  appInfo,
+  CASHIER,
+  DISPLAY_IDLE,
+  failure,
+  fakeClient,
+  later,
+  makeOrder,
+  MANAGER,
+  managerSession,
+  managerView,
+  METHODS,
+  settle,
+  tillStatus,
+} from './fake-client';
 
 const NOON = new Date('2026-03-10T05:00:00.000Z');
 
@@ -16,7 +30,8 @@ function setup(options: { list?: Order[] } = {}) {
     .on('listMethods', () => METHODS)
     .on('listItems', () => [{ itemId: 'KOPI', name: 'Kopi susu', price: 18000 }])
     .on('listOrders', () => options.list ?? [])
-    .on('showOnDisplay', () => DISPLAY_IDLE);
+    .on('showOnDisplay', () => DISPLAY_IDLE)
+    .on('tillStatus', () => tillStatus());
   const session = new CashierSession(client, { now: () => NOON });
   return { client, fake: client.fake, live: client.live, session };
 }
@@ -215,5 +230,72 @@ describe('after the live channel comes back', () => {
     await settle();
     expect(session.charge.outcomeOpen).toBe(false);
     expect(session.payment.order?.id).toBe(unknown.id);
+  });
+});
+
+describe('the till, the mode and the manager', () => {
+  test("an info event brings the mode, the store's name, a notice and the till; the methods are fetched again", async () => {
+    const { fake, live, session } = await loaded();
+    expect(session.till.staff).toBeNull();
+    fake.on('listMethods', () => [METHODS[0]!]);
+    const notice = 'Live mode is set, but the OS keychain cannot be used. Loket runs in training mode until then.';
+    live.push({
+      type: 'info',
+      info: appInfo({ mode: 'live', storeName: 'Warung Sri', notice }),
+      till: tillStatus({ staff: CASHIER }),
+    });
+    expect(session.info).toMatchObject({ mode: 'live', storeName: 'Warung Sri', notice });
+    expect(session.training).toBe(false);
+    expect(session.till.staff).toEqual(CASHIER);
+    await settle();
+    expect(session.methods).toEqual([METHODS[0]]);
+  });
+
+  test('a store that asks for cashier PINs, with nobody signed in: no charge is sent', async () => {
+    const { fake, live, session } = await loaded();
+    live.push({ type: 'info', info: appInfo(), till: tillStatus({ requireCashierPin: true }) });
+    expect(session.till.needsSignIn).toBe(true);
+    expect(session.charge.canCharge).toBe(false);
+    expect(await session.charge.charge()).toBe('busy');
+    expect(fake.callsOf('createOrder')).toEqual([]);
+
+    live.push({ type: 'info', info: appInfo(), till: tillStatus({ requireCashierPin: true, staff: CASHIER }) });
+    expect(session.charge.canCharge).toBe(true);
+  });
+
+  test('the manager tab: an open session is refreshed when shown again; one past its deadline locks', async () => {
+    const { fake, session } = await loaded();
+    fake
+      .on('unlockManager', () => ({ ok: true, session: managerSession() }))
+      .on('managerView', () => managerView({ lockAt: new Date(NOON.getTime() + 60_000).toISOString() }));
+    session.selectTab('manager');
+    expect(session.tab).toBe('manager');
+    expect(session.manager.phase).toBe('unlock');
+    session.manager.pick(MANAGER.id);
+    session.manager.pin.setText('97531864');
+    await session.manager.unlock();
+    session.selectTab('sale');
+    session.selectTab('manager');
+    await settle();
+    expect(fake.callsOf('managerView')).toHaveLength(2);
+
+    fake.on('managerView', () => managerView({ lockAt: new Date(NOON.getTime() - 60_000).toISOString() }));
+    await session.manager.refresh();
+    session.selectTab('sale');
+    session.selectTab('manager');
+    expect(session.manager.phase).toBe('unlock');
+    expect(session.manager.lockNotice).toBe('idle');
+  });
+
+  test('a reconnect fetches the mode and the till again (their events may have been missed)', async () => {
+    const { fake, live, session } = await loaded();
+    live.setStatus('open');
+    live.setStatus('down');
+    fake.on('appInfo', () => appInfo({ lang: 'en', storeName: 'Warung Sri' }));
+    fake.on('tillStatus', () => tillStatus({ staff: CASHIER }));
+    live.setStatus('open');
+    await settle();
+    expect(session.info?.storeName).toBe('Warung Sri');
+    expect(session.till.staff).toEqual(CASHIER);
   });
 });

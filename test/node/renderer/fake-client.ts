@@ -10,6 +10,9 @@ import type {
   LoketApi,
 } from '../../../src-main/common/api';
 import type { AppInfo } from '../../../src-main/common/app-info';
+import type { ManagerSessionView, ManagerView, TillStatus } from '../../../src-main/common/manager';
+import { DEFAULT_SETTINGS, type GatewaySettings, type LoketSettings } from '../../../src-main/common/settings';
+import type { StaffSummary } from '../../../src-main/common/staff';
 import type { Order } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import type { CashierClient, ConnectionStatus, LiveChannel } from '../../../src-renderer/src/api/client';
@@ -225,4 +228,54 @@ export const DISPLAY_IDLE: DisplayState = {
   idleMessage: '',
   timeZone: 'Asia/Jakarta',
   order: null,
+};
+
+// ---------------------------------------------------------------- the manager's side
+
+export const MANAGER: StaffSummary = { id: 1, name: 'Bu Sri', role: 'manager', active: true };
+export const CASHIER: StaffSummary = { id: 2, name: 'Ani', role: 'cashier', active: true };
+
+export function tillStatus(overrides: Partial<TillStatus> = {}): TillStatus {
+  return { staff: null, staffList: [MANAGER, CASHIER], requireCashierPin: false, hasManager: true, ...overrides };
+}
+
+/** A manager session's answer; it locks five minutes after `now` unless told otherwise. */
+export function managerSession(now = Date.parse('2026-03-10T03:00:00.000Z'), staff = MANAGER): ManagerSessionView {
+  return { token: 'session-token-0123456789abcdef', expiresAt: new Date(now + 5 * 60_000).toISOString(), staff };
+}
+
+/** What the manager's screens see: the default settings (training, no gateway), unless told otherwise. */
+export function managerView(
+  overrides: Partial<Omit<ManagerView, 'settings'>> & { settings?: Partial<LoketSettings> } = {},
+): ManagerView {
+  const { settings, ...rest } = overrides;
+  return {
+    me: MANAGER,
+    settings: { ...structuredClone(DEFAULT_SETTINGS), ...settings },
+    methods: METHODS,
+    methodsSource: 'bundled',
+    secrets: {
+      appkey: { set: false, from: 'none' },
+      'signing-secret': { set: false, from: 'none' },
+    },
+    keychain: { available: true },
+    staff: [MANAGER, CASHIER],
+    mode: {
+      setting: 'training',
+      running: 'sandbox',
+      gateway: 'embedded sandbox at http://127.0.0.1:1 (training mode)',
+    },
+    openOrders: 0,
+    lockAt: '2026-03-10T03:05:00.000Z',
+    ...rest,
+  };
+}
+
+export const GATEWAY: GatewaySettings = {
+  baseUrl: 'https://gateway.example',
+  appId: 'warung-live',
+  signing: { key: 'appkey', encoding: 'hex' },
+  timeoutMs: 15_000,
+  inquiryPath: '/api/status',
+  timeZone: 'Asia/Jakarta',
 };
