@@ -106,3 +106,85 @@ test('the cashier switches to English: every label changes and the page says lan
   await expect(display.getByText('Selamat datang')).toBeVisible();
   await expect(display.locator('html')).toHaveAttribute('lang', 'id');
 });
+
+test('manager: setup, PIN pad with a refusal, every section, the mode dialog; the till sign-in', async ({
+  cashier,
+  loket,
+}) => {
+  test.setTimeout(60_000);
+  await cashier.keyboard.press('F8');
+  await expect(cashier.getByTestId('manager-setup')).toBeVisible();
+  await cashier.getByTestId('setup-submit').click();
+  await expect(cashier.locator('#setup-name-issue')).toBeVisible();
+  expect(await seriousViolations(cashier), 'setup with problems').toEqual([]);
+  const setup = cashier.getByTestId('manager-setup');
+  await setup.getByLabel('Nama', { exact: true }).fill('Bu Sri');
+  await setup.getByLabel('PIN (4–8 angka)').fill('97531864');
+  await setup.getByLabel('Ulangi PIN').fill('97531864');
+  await cashier.getByTestId('setup-submit').click();
+  await expect(cashier.getByTestId('manager-title')).toBeFocused();
+
+  // The gateway, with a field error and a connection report.
+  await cashier.getByLabel('Alamat gateway (base URL)').fill('bukan alamat');
+  await cashier.getByLabel('Appid').fill('loket-sandbox');
+  await cashier.getByTestId('gateway-save').click();
+  await expect(cashier.locator('#gateway-baseUrl-issue')).toBeVisible();
+  expect(await seriousViolations(cashier), 'gateway with a field error').toEqual([]);
+  await cashier.getByLabel('Alamat gateway (base URL)').fill(loket.sandboxUrl);
+  await cashier.getByTestId('gateway-save').click();
+  await expect(cashier.getByTestId('gateway-status')).toHaveText(/Tersimpan/);
+  await cashier.getByTestId('test-connection').click();
+  await expect(cashier.getByTestId('connection-report')).toBeVisible();
+  expect(await seriousViolations(cashier), 'gateway with a report').toEqual([]);
+  await cashier.getByTestId('go-live').click();
+  await expect(cashier.getByTestId('mode-dialog')).toBeVisible();
+  expect(await seriousViolations(cashier), 'mode dialog').toEqual([]);
+  await cashier.keyboard.press('Escape');
+  await expect(cashier.getByTestId('mode-dialog')).toBeHidden();
+  await expect(cashier.getByTestId('go-live')).toBeFocused();
+
+  for (const section of ['store', 'methods', 'printer', 'display', 'staff', 'access', 'audit']) {
+    await cashier.getByTestId(`nav-${section}`).click();
+    await expect(cashier.locator(`#${section}-title`)).toBeFocused();
+    expect(await seriousViolations(cashier), section).toEqual([]);
+  }
+  await cashier.getByTestId('nav-staff').click();
+  await cashier.getByRole('button', { name: 'Atur PIN baru untuk Bu Sri' }).click();
+  await expect(cashier.getByTestId('staff-pin-dialog')).toBeVisible();
+  expect(await seriousViolations(cashier), 'staff PIN dialog').toEqual([]);
+  await cashier.keyboard.press('Escape');
+
+  // The PIN pad, with a refusal.
+  await cashier.getByTestId('manager-lock').click();
+  await expect(cashier.getByLabel('PIN Bu Sri')).toBeFocused();
+  await cashier.keyboard.type('1111');
+  await cashier.keyboard.press('Enter');
+  await expect(cashier.getByTestId('unlock-problem')).toHaveText(/PIN salah/);
+  expect(await seriousViolations(cashier), 'PIN pad with a refusal').toEqual([]);
+
+  // The till: the sign-in dialog, and the prompt that stands in for the sale form.
+  await loket.call('signIn', 1, null);
+  await cashier.getByTestId('till-button').click();
+  await expect(cashier.getByTestId('sign-in-dialog')).toBeVisible();
+  expect(await seriousViolations(cashier), 'sign-in dialog').toEqual([]);
+  await cashier.keyboard.press('Escape');
+  await expect(cashier.getByTestId('till-button')).toBeFocused();
+});
+
+test('the manager screens in English: no Indonesian left on the titles and labels', async ({ cashier }) => {
+  await cashier.getByLabel('Bahasa').selectOption('en');
+  await cashier.keyboard.press('F8');
+  const setup = cashier.getByTestId('manager-setup');
+  await setup.getByLabel('Name', { exact: true }).fill('Bu Sri');
+  await setup.getByLabel('PIN (4 to 8 digits)').fill('97531864');
+  await setup.getByLabel('PIN again').fill('97531864');
+  await cashier.getByTestId('setup-submit').click();
+  await expect(cashier.getByTestId('manager-title')).toHaveText('Manager: Bu Sri');
+  for (const section of ['gateway', 'store', 'methods', 'staff', 'access']) {
+    await cashier.getByTestId(`nav-${section}`).click();
+    const text = await cashier.getByTestId('manager-area').innerText();
+    for (const word of ['Simpan', 'Toko', 'Kasir', 'Alamat', 'Nama', 'Pilih', 'Belum'])
+      expect(text, `${section}: ${word}`).not.toContain(word);
+  }
+  expect(await seriousViolations(cashier), 'English').toEqual([]);
+});

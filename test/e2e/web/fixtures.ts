@@ -22,6 +22,8 @@ export interface LoketServer {
   displayKey: string;
   /** The embedded sandbox gateway's base URL ('' when `env` named another gateway). */
   sandboxUrl: string;
+  /** Loket's data folder (LOKET_DATA_DIR): the fixture's own, or the one `env` gave. */
+  dataDir: string;
   /** Calls the cashier API with the token, as the cashier screen does. */
   call<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promise<ApiResult<M>>;
   /** Sets the sandbox's fault switches (docs/sandbox.md, "Fault switches"). */
@@ -39,10 +41,12 @@ function cleanEnv(dataDir: string): NodeJS.ProcessEnv {
 
 /**
  * Starts `serve` on a free port; `args` adds options (e.g. `--printer H:P`), `env` variables (e.g. a
- * gateway of its own, which makes it live rather than training mode).
+ * gateway of its own, which makes it live rather than training mode; a private keyring's environment; a
+ * LOKET_DATA_DIR of the test's own, which is then the test's to remove).
  */
-export async function startLoket(args: string[] = [], env: Record<string, string> = {}): Promise<LoketServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'loket-e2e-'));
+export async function startLoket(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<LoketServer> {
+  const ownDataDir = env.LOKET_DATA_DIR === undefined;
+  const dataDir = env.LOKET_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'loket-e2e-')));
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet', ...args],
@@ -80,7 +84,7 @@ export async function startLoket(args: string[] = [], env: Record<string, string
     });
   } catch (err) {
     child.kill('SIGTERM');
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
 
@@ -99,6 +103,7 @@ export async function startLoket(args: string[] = [], env: Record<string, string
     token,
     displayKey,
     sandboxUrl,
+    dataDir,
     async call(method, ...args) {
       const response = await fetch(`${url}/api/call/${method}`, {
         method: 'POST',
@@ -122,7 +127,7 @@ export async function startLoket(args: string[] = [], env: Record<string, string
       const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(killer);
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
