@@ -78,7 +78,14 @@ test('the display key reads the display and cannot create or change anything', a
   expect(state.status).toBe(200);
   expect(JSON.parse(state.body)).toEqual({
     ok: true,
-    result: { mode: 'sandbox', storeName: 'Toko Loket', lang: 'id', timeZone: 'Asia/Jakarta', order: null },
+    result: {
+      mode: 'sandbox',
+      storeName: 'Toko Loket',
+      lang: 'id',
+      idleMessage: '',
+      timeZone: 'Asia/Jakarta',
+      order: null,
+    },
   });
   expect((await raw(loket.url, '/display/state')).status).toBe(401);
 
