@@ -62,7 +62,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   constructor(private readonly deps: AppServiceDeps) {
     this.unsubscribe = deps.log.onChange((order) => {
       this.emit({ type: 'order', order });
-      if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayState() });
+      if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayStateOf(order) });
     });
   }
 
@@ -150,9 +150,12 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   displayState(): DisplayState {
+    return this.displayStateOf(this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined);
+  }
+
+  private displayStateOf(order: Order | undefined): DisplayState {
     const info = this.deps.info();
     const display = this.deps.display?.();
-    const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
     const method = order ? this.deps.methods.find((m) => m.id === order.methodId) : undefined;
     return {
       mode: info.mode,
@@ -204,8 +207,9 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   private settleCharge(outcome: CreateOutcome): ChargeResult {
     if (outcome.order) {
-      // The customer sees the new order at once, whatever its outcome.
-      this.showOnDisplay(outcome.order.id);
+      // The customer sees the new order at once, whatever its outcome (the order in hand: no read again).
+      this.displayOrderId = outcome.order.id;
+      this.emit({ type: 'display', state: this.displayStateOf(outcome.order) });
       if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
     }
     if (outcome.ok) return { ok: true, order: outcome.order };

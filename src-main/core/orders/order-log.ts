@@ -12,6 +12,7 @@ import {
   NEW_ORDER_COLUMNS,
   ORDER_COLUMNS,
   newOrderParams,
+  newOrderRow,
   patchColumns,
   rowToEvent,
   rowToOrder,
@@ -32,6 +33,11 @@ export interface EventMeta {
   actor?: string;
   reason?: string;
   payload?: unknown;
+}
+
+export interface WriteOptions {
+  /** false: commit without waiting for the disk (see `transition`). */
+  durable?: boolean;
 }
 
 export interface OrderFilter {
@@ -61,8 +67,11 @@ export class OrderLog {
   // Prepared once per SQL text: preparing costs more than running, and the same few queries repeat.
   private readonly statements = new Map<string, Statement>();
   private readonly listeners = new Set<(order: Order) => void>();
-  /** Orders given an event by the write in progress; announced once it commits. */
-  private readonly touched = new Set<string>();
+  /**
+   * Orders given an event by the write in progress, announced once it commits: with the order as the write
+   * left it when the write knows it (no second read), else undefined and read at announcement.
+   */
+  private readonly touched = new Map<string, Order | undefined>();
 
   constructor(
     /**
@@ -83,12 +92,21 @@ export class OrderLog {
         throw err;
       }
       this.appendEvent(input.id, now, 'created', { source: meta.source, actor: meta.actor }, undefined, 'creating');
-      return this.require(input.id);
+      const order = rowToOrder(newOrderRow(input, now));
+      this.touched.set(input.id, order);
+      return order;
     });
   }
 
-  transition(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch = {}): Order {
-    return this.write(() => this.transitionInTx(id, to, meta, patch));
+  /**
+   * One state change and its event. `durable: false` commits without waiting for the disk (SQLite's
+   * synchronous=NORMAL for this transaction, in WAL mode): for a gateway's answer to an order whose
+   * `creating` row is already durable. Should the power fail before a later commit syncs the WAL, the answer
+   * is lost and the order found `creating` at the next start, which makes it `unknown` and reconciliation
+   * recovers it from the gateway — so a second wait on the disk per charge buys nothing (docs/orders.md).
+   */
+  transition(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch = {}, options: WriteOptions = {}): Order {
+    return this.write(() => this.transitionInTx(id, to, meta, patch), options);
   }
 
   /** Records whether the request left Loket (see Delivery); the state does not change. */
@@ -235,22 +253,26 @@ export class OrderLog {
     return this.write(fn);
   }
 
-  private write<T>(fn: () => T): T {
+  private write<T>(fn: () => T, options: WriteOptions = {}): T {
     // Inside an outer write this is a savepoint; the outer write commits and announces.
     if (this.db.inTransaction) return this.db.transaction(fn)();
     this.touched.clear();
     let result: T;
+    const relaxed = options.durable === false;
     try {
+      if (relaxed) this.db.pragma('synchronous = NORMAL');
       result = this.db.transaction(fn).immediate();
     } catch (err) {
       this.touched.clear();
       throw err;
+    } finally {
+      if (relaxed) this.db.pragma('synchronous = FULL');
     }
     if (this.listeners.size > 0 && this.touched.size > 0) {
-      const ids = [...this.touched];
+      const known = [...this.touched];
       this.touched.clear();
-      for (const id of ids) {
-        const order = this.get(id);
+      for (const [id, written] of known) {
+        const order = written ?? this.get(id);
         if (!order) continue;
         for (const listener of this.listeners) {
           try {
@@ -280,14 +302,21 @@ export class OrderLog {
   }
 
   private transitionInTx(id: string, to: OrderState, meta: EventMeta, patch: OrderPatch): Order {
-    const from = this.require(id).state;
+    // Read once, inside the transaction: the state checked is the state changed, and the order returned is
+    // this row with the change applied (no second read).
+    const row = this.stmt<[string], OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = ?`).get(id);
+    if (!row) throw new OrderNotFoundError(id);
+    const from = row.state as OrderState;
     if (!canTransition(from, to)) throw new IllegalTransitionError(id, from, to);
     const now = this.now();
     // The event goes first so that a patch breaking a constraint has an event to roll back with it; the
     // tests rely on that to show a state and its event are never written apart.
     this.appendEvent(id, now, 'state_changed', meta, from, to);
-    this.update(id, { ...patchColumns(patch), state: to, updated_at: now });
-    return this.require(id);
+    const cols = { ...patchColumns(patch), state: to, updated_at: now };
+    this.update(id, cols);
+    const order = rowToOrder({ ...row, ...cols } as OrderRow);
+    this.touched.set(id, order);
+    return order;
   }
 
   private update(id: string, cols: Record<string, SqlValue>): void {
@@ -304,7 +333,7 @@ export class OrderLog {
     from?: OrderState,
     to?: OrderState,
   ): number {
-    this.touched.add(id);
+    if (!this.touched.has(id)) this.touched.set(id, undefined);
     // JSON.stringify gives undefined for a payload of undefined (or a bare function): no payload then.
     const payload: string | undefined = meta.payload === undefined ? undefined : JSON.stringify(meta.payload);
     const info = this.stmt(INSERT_EVENT).run({

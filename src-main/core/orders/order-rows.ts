@@ -204,6 +204,32 @@ export function newOrderParams(o: NewOrder, now: string): Record<(typeof NEW_ORD
   };
 }
 
+/** The row a new order is, before anything else is known: what `SELECT` would read right after the insert. */
+export function newOrderRow(o: NewOrder, now: string): OrderRow {
+  const { request_body: _body, ...params } = newOrderParams(o, now);
+  return {
+    ...(params as Omit<
+      OrderRow,
+      | 'gateway_transaction_id'
+      | 'instruction'
+      | 'rejection_retcode'
+      | 'rejection_message'
+      | 'rejection_http_status'
+      | 'expires_at'
+      | 'paid_at'
+      | 'late_payment'
+    >),
+    gateway_transaction_id: null,
+    instruction: null,
+    rejection_retcode: null,
+    rejection_message: null,
+    rejection_http_status: null,
+    expires_at: null,
+    paid_at: null,
+    late_payment: 0,
+  } as OrderRow;
+}
+
 /** The columns a patch sets, by column name; only fields present in the patch appear. */
 export function patchColumns(p: OrderPatch): Record<string, SqlValue> {
   const cols: Record<string, SqlValue> = {};

@@ -3,7 +3,7 @@ import { GATEWAY_STATUS_STATE, checkReason, gatewayStatusEffect } from '../../co
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
 import type { PaymentKind } from '../../common/payment-methods';
 import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
-import type { OrderLog } from '../orders/order-log';
+import type { OrderLog, WriteOptions } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
 import { isStorageError } from '../../db/open';
@@ -93,31 +93,33 @@ export class OrderService {
     if (blocked) return { ok: false, failure: { class: 'storage', message: blocked } };
     const api = input.api ?? 'v2';
     const { request } = prepared;
-    const logged = this.recordOrRefuse(() =>
-      this.log.create(
-        {
-          id,
-          terminalId: this.options.terminalId,
-          api,
-          methodId: request.payment_method,
-          kind: prepared.method.kind,
-          amount: request.amount,
-          currency: request.currency,
-          itemName: request.item_name,
-          ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
-          userId: request.user_id,
-          ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
-          ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
-          training: this.options.training,
-          // Training orders live in a file of their own, without the store's staff: their events name the seller.
-          ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
-          requestBody: prepared.bytes,
-        },
-        actor,
-      ),
+    let created: Order | undefined;
+    const logged = this.recordOrRefuse(
+      () =>
+        (created = this.log.create(
+          {
+            id,
+            terminalId: this.options.terminalId,
+            api,
+            methodId: request.payment_method,
+            kind: prepared.method.kind,
+            amount: request.amount,
+            currency: request.currency,
+            itemName: request.item_name,
+            ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
+            userId: request.user_id,
+            ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
+            ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
+            training: this.options.training,
+            // Training orders live in a file of their own, without the store's staff: their events name the seller.
+            ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
+            requestBody: prepared.bytes,
+          },
+          actor,
+        )),
     );
-    if (logged !== undefined) return { ok: false, failure: { class: 'storage', message: logged } };
-    return this.send(id, api, prepared.bytes, actor);
+    if (logged !== undefined || !created) return { ok: false, failure: { class: 'storage', message: logged ?? '' } };
+    return this.send(id, api, prepared.bytes, actor, created);
   }
 
   /**
@@ -303,13 +305,19 @@ export class OrderService {
     return this.log.transition(id, 'cancelled', { ...actor, reason: checkReason(actor.reason) });
   }
 
-  private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor): Promise<CreateOutcome> {
-    const current = this.log.require(id);
+  /**
+   * Sends the stored bytes and records what came back. `known` is the order as this service just wrote it
+   * (a new order): while it is `creating` nothing else changes it — a callback for it is refused until its
+   * answer is recorded — so it is not read again; the state is checked again inside the answer's transaction.
+   */
+  private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor, known?: Order): Promise<CreateOutcome> {
+    let current = known ?? this.log.require(id);
     if (current.delivery !== 'pending') {
-      const refused = this.recordOrRefuse(() =>
-        this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' }),
+      const before = current;
+      const refused = this.recordOrRefuse(
+        () => (current = this.log.setDelivery(id, 'pending', { ...actor, reason: 're-sending the same request' })),
       );
-      if (refused !== undefined) return { ok: false, order: current, failure: { class: 'storage', message: refused } };
+      if (refused !== undefined) return { ok: false, order: before, failure: { class: 'storage', message: refused } };
     }
     let result: CreateResult;
     try {
@@ -318,14 +326,14 @@ export class OrderService {
       // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
       // next start: whether the request left is not known, so it is `unknown` at once and reconciled.
       const message = `an unexpected error while sending: ${(err as Error)?.message ?? String(err)}`;
-      const before = this.log.require(id);
+      const before = current;
       return this.recordAfterSending(before, () => ({
         ok: false,
         order: this.moveToUnknown(before, { ...actor, source: 'system', reason: message }, {}),
         failure: { class: 'unknown', message },
       }));
     }
-    const before = this.log.require(id);
+    const before = current;
     return this.recordAfterSending(before, () => this.apply(before, result, actor));
   }
 
@@ -343,6 +351,7 @@ export class OrderService {
           expiresAt: this.expiry(order.kind, result.instruction, result.expiredDate),
           ...(result.transactionId ? { gatewayTransactionId: result.transactionId } : {}),
         },
+        ANSWER,
       );
       return { ok: true, order: done };
     }
@@ -355,31 +364,37 @@ export class OrderService {
           return {
             ok: false,
             failure,
-            order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }),
+            order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }, ANSWER),
           };
         }
         return {
           ok: false,
           failure,
-          order: this.log.transition(id, 'rejected', meta, {
-            delivery: 'answered',
-            rejection: {
-              ...(failure.retcode === undefined ? {} : { retcode: failure.retcode }),
-              message: failure.message,
-              httpStatus: failure.httpStatus,
+          order: this.log.transition(
+            id,
+            'rejected',
+            meta,
+            {
+              delivery: 'answered',
+              rejection: {
+                ...(failure.retcode === undefined ? {} : { retcode: failure.retcode }),
+                message: failure.message,
+                httpStatus: failure.httpStatus,
+              },
+              ...(failure.raw === undefined ? {} : { responseBody: failure.raw }),
             },
-            ...(failure.raw === undefined ? {} : { responseBody: failure.raw }),
-          }),
+            ANSWER,
+          ),
         };
       case 'not_sent':
-        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'not_sent' }) };
+        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'not_sent' }, ANSWER) };
       case 'unknown':
-        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }) };
+        return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }, ANSWER) };
       case 'malformed':
         return {
           ok: false,
           failure,
-          order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }),
+          order: this.moveToUnknown(order, meta, { delivery: 'answered', responseBody: failure.raw }, ANSWER),
         };
       case 'invalid_input':
       case 'storage':
@@ -474,13 +489,14 @@ export class OrderService {
     order: Order,
     meta: Actor & { reason: string },
     patch: Parameters<OrderLog['transition']>[3],
+    options?: WriteOptions,
   ): Order {
     if (order.state === 'unknown') {
-      if (patch?.delivery) this.log.setDelivery(order.id, patch.delivery, meta);
-      else this.log.note(order.id, meta);
+      if (patch?.delivery) return this.log.setDelivery(order.id, patch.delivery, meta);
+      this.log.note(order.id, meta);
       return this.log.require(order.id);
     }
-    return this.log.transition(order.id, 'unknown', meta, patch);
+    return this.log.transition(order.id, 'unknown', meta, patch, options);
   }
 
   private expiry(kind: PaymentKind, instruction: PaymentInstruction, expiredDate?: string): string {
@@ -498,6 +514,12 @@ function storageWords(err: unknown): string {
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'the file or its disk is read-only';
   return `the disk refused the write: ${(err as Error).message}`;
 }
+
+/**
+ * The answer to a charge commits without a second wait on the disk: the order's `creating` row is durable
+ * already, and an answer lost to a power cut is recovered at the next start (docs/orders.md, "Durability").
+ */
+const ANSWER: WriteOptions = { durable: false };
 
 export function describeFailure(failure: GatewayFailure): string {
   switch (failure.class) {
