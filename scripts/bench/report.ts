@@ -5,7 +5,7 @@ import type { BuildResult } from './log-data';
 import { describeMachine, type MachineInfo } from './machine';
 import type { OrderCreateResult } from './order-create';
 import type { InsertComparison, QueryComparison } from './order-log';
-import { fmtInt, fmtMs, fmtRatio, fmtSeconds, renderTable, round, roundDistribution } from './stats';
+import { fmtInt, fmtMs, fmtRatio, fmtSeconds, ratio, renderTable, round, roundDistribution } from './stats';
 
 export interface OrderLogResults {
   day: string;
@@ -53,6 +53,13 @@ export function renderReport(r: BenchResults): string {
           ],
           ['bare: signed POST (baseline)', fmtMs(a.bare.p50), fmtMs(a.bare.p95), '1.00x', '1.00x'],
           [
+            'durable floor: bare POST + 1 FULL commit',
+            fmtMs(a.floor.p50),
+            fmtMs(a.floor.p95),
+            fmtRatio(ratio(a.floor.p50, a.bare.p50)),
+            fmtRatio(ratio(a.floor.p95, a.bare.p95)),
+          ],
+          [
             'info: core with synchronous=OFF',
             fmtMs(a.coreSyncOff.p50),
             fmtMs(a.coreSyncOff.p95),
@@ -63,7 +70,10 @@ export function renderReport(r: BenchResults): string {
         [1, 2, 3, 4],
       ),
     );
-    out.push(`Target ${a.target}: ${a.targetMet ? 'MET' : 'NOT MET'} (${fmtRatio(a.ratioP50)})`);
+    out.push(
+      `Target ${a.target}: ${a.targetMet ? 'MET' : 'NOT MET'} ` +
+        `(core/floor ${fmtRatio(a.floorRatioP50)}, core/bare ${fmtRatio(a.ratioP50)})`,
+    );
   }
 
   const b = r.orderLog;
@@ -174,6 +184,9 @@ export function resultsJson(r: BenchResults): unknown {
             ...a,
             core: roundDistribution(a.core),
             bare: roundDistribution(a.bare),
+            floor: roundDistribution(a.floor),
+            floorRatioP50: round(a.floorRatioP50),
+            floorRatioP95: round(a.floorRatioP95),
             coreSyncOff: roundDistribution(a.coreSyncOff),
             ratioP50: round(a.ratioP50),
             ratioP95: round(a.ratioP95),
