@@ -1,0 +1,49 @@
+// electron-builder configuration (the top level of the repository is fixed, so it lives here and
+// `npm run package` passes it with --config). Linux: AppImage and deb; Windows: an NSIS installer. docs/desktop.md.
+/** @type {import('electron-builder').Configuration} */
+export default {
+  appId: 'id.loket.pos',
+  productName: 'Loket',
+  copyright: 'Loket',
+  directories: { output: 'release' },
+  // The build (electron-vite: out/main, out/preload, out/renderer) and the catalogues the core reads at run time
+  // (resources/payment-methods.json, items.json, found relative to out/main). Production dependencies are added
+  // by electron-builder itself.
+  files: ['out/main/**', 'out/preload/**', 'out/renderer/**', 'resources/**', 'package.json'],
+  asar: true,
+  // Native modules cannot be loaded from inside app.asar.
+  asarUnpack: ['**/*.node'],
+  // scripts/package.mjs rebuilds better-sqlite3 and keytar for Electron itself (and puts the Node builds back after).
+  npmRebuild: false,
+  nodeGypRebuild: false,
+  afterPack: './scripts/electron-fuses.mjs',
+  linux: {
+    target: ['AppImage', 'deb'],
+    category: 'Office',
+    executableName: 'loket',
+    synopsis: 'Point of sale for Indonesian shop counters',
+    maintainer: 'Loket',
+  },
+  deb: {
+    // keytar talks to the Secret Service (gnome-keyring) through libsecret.
+    depends: [
+      'libsecret-1-0',
+      'libnss3',
+      'libgtk-3-0',
+      'libnotify4',
+      'libxss1',
+      'libxtst6',
+      'xdg-utils',
+      'libatspi2.0-0',
+      'libuuid1',
+    ],
+  },
+  win: {
+    target: ['nsis'],
+  },
+  nsis: {
+    oneClick: false,
+    perMachine: false,
+    allowToChangeInstallationDirectory: true,
+  },
+};
