@@ -97,26 +97,35 @@ export class CustomerDisplay {
     return this.#window && !this.#window.isDestroyed() ? this.#window : null;
   }
 
-  #placementNow(): DisplayPlacement {
+  #placementNow(): { placement: DisplayPlacement; screens: string } {
     const cashier = this.#options.cashierWindow();
     const cashierScreen =
       cashier && !cashier.isDestroyed() ? screen.getDisplayMatching(cashier.getBounds()) : screen.getPrimaryDisplay();
-    return placeCustomerDisplay(screen.getAllDisplays().map(toScreenInfo), {
+    const screens = screen.getAllDisplays().map(toScreenInfo);
+    const placement = placeCustomerDisplay(screens, {
       cashierScreenId: cashierScreen.id,
       chosenScreenId: this.#options.chosenScreenId,
     });
+    // For the log: the ids LOKET_DISPLAY_SCREEN takes, with each screen's size and place.
+    const described = screens
+      .map(
+        ({ id, bounds: b }) =>
+          `${id} ${b.width}x${b.height}+${b.x}+${b.y}${id === cashierScreen.id ? ' (cashier)' : ''}`,
+      )
+      .join(', ');
+    return { placement, screens: described };
   }
 
   /** Puts the window where the rule says; a window already in the right place is left alone unless `force`. */
   #place(force: boolean): void {
-    const placement = this.#placementNow();
+    const { placement, screens } = this.#placementNow();
     const current = this.#live();
     if (current && !force && !placementChanged(this.#placement, placement)) return;
     this.#placement = placement;
     this.#options.log?.(
-      placement.kind === 'kiosk'
+      (placement.kind === 'kiosk'
         ? `customer display: kiosk on screen ${placement.displayId} (${placement.reason})`
-        : 'customer display: one screen only, a normal window',
+        : 'customer display: one screen only, a normal window') + `; screens: ${screens}`,
     );
     // A window cannot turn frameless or kiosk after it is made, so it is made anew in its new place.
     this.#window = null;

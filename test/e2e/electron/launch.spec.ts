@@ -1,23 +1,16 @@
-import { join } from 'node:path';
-import { _electron as electron, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiMethodNames, type LoketBridge } from '../../../src-main/common/api';
-import { electronBinaryPath } from '../../../scripts/electron-binary.mjs';
-
-const mainEntry = join(import.meta.dirname, '../../../out/main/index.js');
-const executablePath = electronBinaryPath();
+import { executablePath, launchLoket, NO_ELECTRON } from './electron-app';
 
 test('the Electron shell shows Loket in sandbox mode, with the API bridged and Node kept out', async () => {
   if (executablePath === null) {
-    test.skip(
-      true,
-      'Electron binary not installed on this machine (download blocked); runs wherever node_modules/electron/dist exists',
-    );
+    test.skip(true, NO_ELECTRON);
     return;
   }
 
-  const app = await electron.launch({ executablePath, args: [mainEntry] });
+  const loket = await launchLoket();
   try {
-    const page = await app.firstWindow();
+    const page = loket.cashier;
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Loket');
     await expect(page.getByTestId('mode-badge')).toHaveText('SANDBOX');
 
@@ -32,6 +25,6 @@ test('the Electron shell shows Loket in sandbox mode, with the API bridged and N
     const exposed = await page.evaluate(() => Object.keys((window as Window & { loket?: object }).loket ?? {}).sort());
     expect(exposed).toEqual([...apiMethodNames, 'onEvent'].sort());
   } finally {
-    await app.close();
+    await loket.close();
   }
 });
