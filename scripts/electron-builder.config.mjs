@@ -23,20 +23,7 @@ export default {
     executableName: 'loket',
     synopsis: 'Point of sale for Indonesian shop counters',
     maintainer: 'Loket',
-  },
-  deb: {
-    // keytar talks to the Secret Service (gnome-keyring) through libsecret.
-    depends: [
-      'libsecret-1-0',
-      'libnss3',
-      'libgtk-3-0',
-      'libnotify4',
-      'libxss1',
-      'libxtst6',
-      'xdg-utils',
-      'libatspi2.0-0',
-      'libuuid1',
-    ],
+    // The deb's dependencies are electron-builder's defaults, which include libsecret-1-0 for keytar's keychain.
   },
   win: {
     target: ['nsis'],
