@@ -96,7 +96,7 @@ async function coreCreate(loket: Loket, n: number): Promise<void> {
 }
 
 /** One row of about an order's size, committed as Loket commits its `creating` row. */
-function floorCommit(db: import('better-sqlite3').Database, n: number): void {
+function floorCommit(db: BetterSqlite3.Database, n: number): void {
   db.prepare('INSERT INTO floor (id, body, created_at, state) VALUES (?, ?, ?, ?)').run(
     bareId(n) + n,
     bareBody(n),

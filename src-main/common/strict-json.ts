@@ -7,18 +7,11 @@
 export type StrictJson =
   { ok: true; value: unknown } | { ok: false; problem: 'utf8' | 'syntax' | 'duplicate_key'; message: string };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-export function parseStrictJson(input: Uint8Array | string): StrictJson {
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else {
-    try {
-      text = utf8.decode(input);
-    } catch {
-      return { ok: false, problem: 'utf8', message: 'is not valid UTF-8' };
-    }
-  }
+/**
+ * `text` as JSON, strictly. Bytes from the wire are decoded first with `decodeStrictUtf8` (core/http): this
+ * layer has no platform decoder, and broken UTF-8 is refused there with the same words as here.
+ */
+export function parseStrictJson(text: string): StrictJson {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -64,7 +57,11 @@ function findDuplicateKey(text: string): string | undefined {
   return undefined;
 }
 
+/** The words for bytes that are not UTF-8, the same wherever they are refused. */
+export const NOT_UTF8: StrictJson = { ok: false, problem: 'utf8', message: 'is not valid UTF-8' };
+
 /** C0 and C1 control characters, DEL, and a UTF-16 surrogate without its pair: never part of a text field. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what this expression is for
 const BAD_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
 /** Why `text` cannot be a field's text (a control character or a lone surrogate), or undefined. */

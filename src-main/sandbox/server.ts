@@ -12,7 +12,7 @@ import { loadPaymentCatalogue } from '../core/catalogue';
 import { CallbackDispatcher, DEFAULT_CALLBACK_POLICY, type CallbackPolicy } from './callbacks';
 import { realSandboxClock, type SandboxClock, type Timer } from './clock';
 import { FaultSwitches, faultSettingsSchema } from './faults';
-import { parseStrictJson } from '../common/strict-json';
+import { parseStrictJsonBytes } from '../core/http/strict-json-bytes';
 import { isJsonContentType, readBody, sendError, sendHtml, sendInternalError, sendJson } from './http-io';
 import {
   DEFAULT_TTL_SECONDS,
@@ -269,7 +269,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
     }
     // Strict: broken UTF-8 and a key given twice are malformed, not read one of two ways (common/strict-json.ts).
-    const parsed = parseStrictJson(read.bytes);
+    const parsed = parseStrictJsonBytes(read.bytes);
     if (!parsed.ok) throw new HttpProblem(400, RETCODE.MALFORMED_JSON, `body: ${parsed.message}`);
     return parsed.value;
   }

@@ -20,7 +20,7 @@ import {
   sameSecret,
   SECURITY_HEADERS,
 } from './security';
-import { parseStrictJson } from '../common/strict-json';
+import { parseStrictJsonBytes } from '../core/http/strict-json-bytes';
 
 /** What browser mode serves: the API every host implements, plus the live channel and the display. */
 export interface WebApp extends ApiHandlers {
@@ -173,7 +173,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return fail(res, 413, 'invalid_arguments', `The request is larger than ${BODY_LIMIT} bytes.`);
     if (type !== 'application/json')
       return fail(res, 415, 'invalid_arguments', 'content-type must be application/json.');
-    const parsed = read.bytes.length === 0 ? ({ ok: true, value: {} } as const) : parseStrictJson(read.bytes);
+    const parsed = read.bytes.length === 0 ? ({ ok: true, value: {} } as const) : parseStrictJsonBytes(read.bytes);
     if (!parsed.ok) return fail(res, 400, 'invalid_arguments', `The request body ${parsed.message}.`);
     const args = (parsed.value as { args?: unknown } | null)?.args ?? [];
     const envelope = await dispatchApiCall(app, name, args, (method, err) =>

@@ -64,7 +64,7 @@ describe('the answer commit, relaxed', () => {
           { id: string } | undefined;
         if (row) id = row.id;
         return row !== undefined;
-      });
+      }, 'the creating row on disk');
       // The disk as a power cut leaves it: what was synced (the creating row), not the answer still to come.
       mkdirSync(cut, { recursive: true });
       for (const f of ['loket.db', 'loket.db-wal'])

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { badTextReason, parseStrictJson } from '../../src-main/common/strict-json';
+import { parseStrictJsonBytes } from '../../src-main/core/http/strict-json-bytes';
 import { validateOrderRequest } from '../../src-main/common/order-request';
 import { RETCODE } from '../../src-main/common/retcodes';
 import { signBody } from '../../src-main/core/bodysign';
@@ -39,11 +40,13 @@ describe('parseStrictJson and badTextReason', () => {
   });
 
   it('refuses broken UTF-8 bytes instead of reading them as U+FFFD', () => {
-    expect(parseStrictJson(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]))).toMatchObject({
+    expect(
+      parseStrictJsonBytes(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])),
+    ).toMatchObject({
       ok: false,
       problem: 'utf8',
     });
-    expect(parseStrictJson(Buffer.from('{"a":"Kopi ☕ 😀"}'))).toEqual({ ok: true, value: { a: 'Kopi ☕ 😀' } });
+    expect(parseStrictJsonBytes(Buffer.from('{"a":"Kopi ☕ 😀"}'))).toEqual({ ok: true, value: { a: 'Kopi ☕ 😀' } });
   });
 
   it('text: control characters and lone surrogates are refused; tabs too; emoji and accents are fine', () => {
@@ -104,7 +107,7 @@ describe('at the sandbox', () => {
   async function post(bytes: Buffer): Promise<{ status: number; json: { retcode: string; message: string } }> {
     const res = await fetch(`${sandbox.url}/api/transaction`, {
       method: 'POST',
-      body: bytes,
+      body: new Uint8Array(bytes),
       headers: {
         'content-type': 'application/json',
         appid: SANDBOX_DEFAULTS.appId,

@@ -3,6 +3,7 @@ import type { ChargeFailure } from '../../common/api';
 import type { PaymentInstruction, OrderState } from '../../common/order';
 import { retrySafety, type GatewayStatus } from '../../common/order-policy';
 import { parseStrictJson } from '../../common/strict-json';
+import { decodeStrictUtf8 } from '../http/strict-json-bytes';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
 import type { PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
@@ -55,8 +56,6 @@ type HttpResult =
   | { kind: 'answer'; status: number; text: string; badUtf8?: boolean }
   | { kind: 'not_sent'; message: string }
   | { kind: 'no_answer'; message: string };
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Connection errors that happen before a byte of the request can reach the gateway. */
 const NOT_SENT_CODES = new Set([
@@ -222,12 +221,9 @@ export class GatewayClient {
       const res = await fetch(this.config.baseUrl + path, init);
       // Decoded strictly: an answer in broken UTF-8 is not read as if it said something else.
       const bytes = new Uint8Array(await res.arrayBuffer());
-      let text: string;
-      try {
-        text = STRICT_UTF8.decode(bytes);
-      } catch {
+      const text = decodeStrictUtf8(bytes);
+      if (text === undefined)
         return { kind: 'answer', status: res.status, text: Buffer.from(bytes).toString('utf8'), badUtf8: true };
-      }
       return { kind: 'answer', status: res.status, text };
     } catch (err) {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
