@@ -1,4 +1,4 @@
-import type { SecretName, SecretStore } from '../core/ports';
+import { SecretStoreUnavailableError, type SecretName, type SecretStore } from '../core/ports';
 
 /**
  * The OS keychain behind the SecretStore port, through keytar: the Secret Service on Linux (gnome-keyring,
@@ -60,7 +60,7 @@ const MAX_DETAIL = 300;
  * OS; `detail` is what the keychain itself said. Neither ever contains a secret value: any value in flight is
  * cut out of the keychain's words, and the keychain's own error object is not kept (not even as `cause`).
  */
-export class KeychainUnavailableError extends Error {
+export class KeychainUnavailableError extends SecretStoreUnavailableError {
   override readonly name = 'KeychainUnavailableError';
   readonly reason: KeychainUnavailableReason;
   readonly detail: string | undefined;

@@ -107,7 +107,15 @@ export function retrySafety(
  * long, or Loket restarted); the screen asks for a manager's PIN, where `forbidden` means the caller itself is refused.
  */
 export type ApiErrorCode =
-  'unknown_method' | 'invalid_arguments' | 'forbidden' | 'locked' | 'not_found' | 'conflict' | 'internal';
+  /** Something Loket needs outside itself cannot be used now (the OS keychain): the message says what to do. */
+  | 'unavailable'
+  | 'unknown_method'
+  | 'invalid_arguments'
+  | 'forbidden'
+  | 'locked'
+  | 'not_found'
+  | 'conflict'
+  | 'internal';
 
 /** A broken order rule, thrown by core; its `code` says how the API reports it. */
 export abstract class OrderRuleError extends Error {

@@ -1,3 +1,5 @@
+import { OrderRuleError } from '../common/order-policy';
+
 /** Ports: what core needs from the outside world, implemented in src-main/adapters (docs/architecture.md). */
 
 /** Named secrets (the appkey, a signing secret). Values never reach logs, SQLite, the renderer or exports. */
@@ -9,6 +11,14 @@ export interface SecretStore {
 }
 
 export type SecretName = 'appkey' | 'signing-secret';
+
+/**
+ * A secret store that cannot be reached (no keychain, a locked one): the message says what to install or
+ * unlock, and the API reports it as `unavailable`, never as an internal error.
+ */
+export class SecretStoreUnavailableError extends OrderRuleError {
+  readonly code = 'unavailable';
+}
 
 export interface Clock {
   now(): Date;

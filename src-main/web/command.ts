@@ -12,7 +12,7 @@ Browser mode: serves the cashier screen and the customer display to a browser on
 
   --host H           address to bind (default 127.0.0.1)
   --port N           port (default 5173; 0 picks a free one)
-  --lang id|en       the screens' language (default id)
+  --lang id|en       the screens' language (default: the store's language setting)
   --lan              allow a non-loopback --host, e.g. a tablet as customer display (the cashier
                      URL's token is then the only thing between the network and the till: keep it secret)
   --printer H:P      an ESC/POS network receipt printer (TCP, usually port 9100)
@@ -46,8 +46,9 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   const port = values.port === undefined ? 5173 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
-  const lang = values.lang ?? 'id';
-  if (lang !== 'id' && lang !== 'en') throw new UsageError(`--lang: must be id or en (got ${JSON.stringify(lang)})`);
+  const lang = values.lang;
+  if (lang !== undefined && lang !== 'id' && lang !== 'en')
+    throw new UsageError(`--lang: must be id or en (got ${JSON.stringify(lang)})`);
   const paper = values.paper === undefined ? 58 : Number(values.paper);
   if (paper !== 58 && paper !== 80)
     throw new UsageError(`--paper: must be 58 or 80 (got ${JSON.stringify(values.paper)})`);
@@ -72,7 +73,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
 
   const appHost = await startAppHost({
     version,
-    lang,
+    ...(lang ? { lang } : {}),
     log,
     sandboxLog: values.quiet ? () => undefined : (l) => console.error(`[sandbox] ${l}`),
     ...(printer ? { printer } : {}),

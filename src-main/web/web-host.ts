@@ -58,6 +58,7 @@ const ERROR_STATUS: Record<ApiErrorCode, number> = {
   conflict: 409,
   // The manager's screens locked (idle, or never unlocked): the screen asks for the PIN again.
   locked: 423,
+  unavailable: 503,
   internal: 500,
 };
 

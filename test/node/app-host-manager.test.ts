@@ -190,8 +190,13 @@ describe('no keychain reachable', () => {
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code, err).toBe(0);
-      const info = JSON.parse(out) as { mode: string; notice?: string };
+      const info = JSON.parse(out) as { mode: string; notice?: string; setSecret: unknown };
       expect(info.mode).toBe('sandbox');
+      expect(info.setSecret).toMatchObject({
+        ok: false,
+        error: { code: 'unavailable', message: expect.stringMatching(/gnome-keyring|Secret Service/) },
+      });
+      expect(broken.filesContaining('a-key-never-written')).toEqual([]);
       expect(info.notice).toMatch(/keychain/i);
       expect(info.notice).toMatch(/training mode/);
       expect(broken.filesContaining(APP_KEY)).toEqual([]);
