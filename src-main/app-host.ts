@@ -118,6 +118,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       timeZone: s.timeZone,
       lang: options.lang ?? s.lang,
       networkPrinter: printerOf(s) !== undefined,
+      autoPrint: s.printer.autoPrint,
       ...(loket.notice ? { notice: loket.notice } : {}),
     };
   };
@@ -255,6 +256,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         receipts,
         till: () => ({ staff: manager.tillStaff(), required: settings().access.requireCashierPin }),
         refusal: () => damagedMessage,
+        // The sale in progress survives a restart: remembered in the store's books, per mode (each mode has
+        // its own order log).
+        saleMemory: {
+          load: () => store.settings.get<string | null>(`counter.sale.${loket.training ? 'training' : 'live'}`) ?? null,
+          save: (id) => store.settings.set(`counter.sale.${loket.training ? 'training' : 'live'}`, id),
+        },
         ...(sandbox
           ? {
               simulatePayment: async (id: string) => {
@@ -269,10 +276,13 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
                 // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
                 const answer = await loket.client.inquire(id);
                 if (answer.ok)
-                  loket.orders.applyGatewayStatus(id, answer.status, {
-                    source: 'inquiry',
-                    reason: 'training: simulated payment',
-                  });
+                  loket.orders.applyGatewayStatus(
+                    id,
+                    answer.status,
+                    { source: 'inquiry', reason: 'training: simulated payment' },
+                    undefined,
+                    answer.transactionId,
+                  );
               },
             }
           : {}),

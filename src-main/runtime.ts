@@ -132,6 +132,11 @@ export interface OpenOptions {
   secrets?: SecretStore;
   /** Passed to an embedded sandbox. */
   sandboxLog?: (line: string) => void;
+  /**
+   * Training mode on the LAN (browser mode's --lan): the embedded sandbox listens there too, and the URLs it
+   * hands out (payment page, QR image) name this host, so a customer's phone on the same network opens them.
+   */
+  sandboxLan?: { publicHost: string };
   /** The store's books, already open (a host keeps them across mode switches); opened and closed here if not. */
   store?: StoreBooks;
   /**
@@ -207,7 +212,12 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       }
     }
     if (!config || !secrets) {
-      sandbox = await startSandbox({ port: 0, methods, ...(options.sandboxLog ? { log: options.sandboxLog } : {}) });
+      sandbox = await startSandbox({
+        port: 0,
+        methods,
+        ...(options.sandboxLog ? { log: options.sandboxLog } : {}),
+        ...(options.sandboxLan ? { host: '0.0.0.0', publicHost: options.sandboxLan.publicHost } : {}),
+      });
       config = {
         baseUrl: sandbox.url,
         appId: sandbox.appId,

@@ -72,6 +72,8 @@ export const apiArgSchemas = {
   displayState: z.tuple([]),
   receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
   printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
+  currentSale: z.tuple([]),
+  parkSale: z.tuple([orderId]),
 
   // Who sells at this till, and unlocking the manager's screens (docs/roles.md).
   tillStatus: z.tuple([]),
@@ -142,6 +144,16 @@ export interface PrintResult {
   message: string;
 }
 
+/**
+ * The sale in progress at this till: the order on the customer display, kept across reloads and restarts,
+ * until a new sale starts or the cashier parks it. The cashier's screen comes back to it exactly as it was.
+ */
+export interface CurrentSale {
+  order: Order;
+  /** Its receipt was printed (or shown for printing), not as a copy: a paid sale still needing one is not. */
+  receiptPrinted: boolean;
+}
+
 /** What the customer display shows: only what the customer needs, never ids or raw data. */
 export interface DisplayOrder {
   amount: number;
@@ -187,6 +199,8 @@ interface Results {
   displayState: DisplayState;
   receipt: ReceiptView;
   printReceipt: PrintResult;
+  currentSale: CurrentSale | null;
+  parkSale: null;
   tillStatus: TillStatus;
   signIn: { ok: true; till: TillStatus } | PinRefusal;
   signOut: TillStatus;
@@ -226,6 +240,8 @@ export const ORDER_API_METHODS = [
   'displayState',
   'receipt',
   'printReceipt',
+  'currentSale',
+  'parkSale',
 ] as const satisfies readonly ApiMethodName[];
 export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
 export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod>;

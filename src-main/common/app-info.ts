@@ -17,6 +17,8 @@ export interface AppInfo {
   lang: Lang;
   /** A network receipt printer is configured (else receipts print from the browser). */
   networkPrinter: boolean;
+  /** The store prints the receipt by itself, once, when a sale is paid (settings: printer). */
+  autoPrint: boolean;
   /** Why Loket runs otherwise than its settings say (e.g. live is set, but the keychain cannot be reached). */
   notice?: string;
 }

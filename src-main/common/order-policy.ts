@@ -80,7 +80,15 @@ export function gatewayStatusEffect(state: OrderState, status: GatewayStatus): G
 export type RetrySafety = 'safe_to_resend' | 'may_exist' | 'final';
 
 /** `storage`: Loket could not write its order log (a full disk, a damaged file), so it sent nothing. */
-export type FailureClass = 'invalid_input' | 'rejected' | 'not_sent' | 'unknown' | 'malformed' | 'storage';
+export type FailureClass =
+  | 'invalid_input'
+  | 'rejected'
+  | 'not_sent'
+  | 'unknown'
+  | 'malformed'
+  | 'storage'
+  /** The gateway failed to take it (a 5xx, or no answer and it does not know the order): nothing charged. */
+  | 'outage';
 
 export function retrySafety(
   failure: { class: FailureClass; duplicate?: boolean },
@@ -88,6 +96,7 @@ export function retrySafety(
 ): RetrySafety {
   switch (failure.class) {
     case 'not_sent':
+    case 'outage':
       return 'safe_to_resend';
     case 'unknown':
     case 'malformed':

@@ -178,6 +178,8 @@ export const printerSettingsSchema = z
     paper: z.literal(PAPER_WIDTHS, { error: '58 or 80 (the paper width in mm)' }),
     /** The system printer's name as the OS shows it; absent: the default printer. */
     systemName: line(1, 128).optional(),
+    /** Print the receipt by itself, once, when the sale on the cashier's screen is paid. */
+    autoPrint: z.boolean({ error: 'on or off (true or false)' }).default(false),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -303,7 +305,7 @@ export const DEFAULT_SETTINGS: LoketSettings = {
   receiptFooter: '',
   lang: 'id',
   display: { idleMessage: '', lang: 'id' },
-  printer: { kind: 'none', paper: 58 },
+  printer: { kind: 'none', paper: 58, autoPrint: false },
   access: { requireCashierPin: false, managerIdleMinutes: 5 },
   backup: { copyTo: null },
   paymentMethods: null,

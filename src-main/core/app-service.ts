@@ -3,6 +3,7 @@ import {
   type ApiHandlers,
   type ChargeInput,
   type ChargeResult,
+  type CurrentSale,
   type CatalogueItem,
   type DisplayState,
   type LiveEvent,
@@ -18,6 +19,9 @@ import { publicFailure } from './gateway/client';
 import type { OrderLog } from './orders/order-log';
 import type { Actor, CreateOutcome, OrderService } from './payments/order-service';
 import type { Clock } from './ports';
+
+/** States in which a sale on the display is still going on: no second sale may start over it. */
+const OPEN_SALE_STATES: readonly OrderState[] = ['creating', 'awaiting_payment', 'unknown'];
 
 /** Receipt rendering and printing, provided by the host (browser printing or a network printer). */
 export interface ReceiptPort {
@@ -41,6 +45,8 @@ export interface AppServiceDeps {
   simulatePayment?: (orderId: string) => Promise<void>;
   /** Starts automatic confirmation (polling) for an order waiting for payment. */
   watch?: (order: Order) => void;
+  /** Remembers the sale on the display across restarts (the store's books); in memory only when absent. */
+  saleMemory?: { load(): string | null; save(orderId: string | null): void };
   /**
    * Who sells at this till, recorded on every order and change the cashier makes; `required` when the
    * store's settings make a cashier sign in with a PIN before charging.
@@ -60,6 +66,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: AppServiceDeps) {
+    // The sale in progress before a restart comes back, unless it is over and its receipt was printed.
+    const remembered = deps.saleMemory?.load();
+    const order = remembered ? deps.log.get(remembered) : undefined;
+    if (order && (OPEN_SALE_STATES.includes(order.state) || (order.state === 'paid' && !this.receiptPrinted(order.id))))
+      this.displayOrderId = order.id;
     this.unsubscribe = deps.log.onChange((order) => {
       this.emit({ type: 'order', order });
       if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayStateOf(order) });
@@ -88,7 +99,40 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return [...this.deps.items];
   }
 
+  /** The sale on the customer display, as the cashier's screen must show it after a reload or a restart. */
+  currentSale(): CurrentSale | null {
+    const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
+    return order ? { order, receiptPrinted: this.receiptPrinted(order.id) } : null;
+  }
+
+  /**
+   * Takes a sale still waiting off the display so another can start: it keeps waiting (and being watched),
+   * shows in today's orders, and can be resumed. A note records who parked it.
+   */
+  parkSale(id: string): null {
+    const order = this.deps.log.require(id);
+    if (this.displayOrderId === id) {
+      this.setCurrent(null);
+      this.emit({ type: 'display', state: this.displayState() });
+    }
+    this.deps.log.note(id, {
+      ...this.cashier(false),
+      reason: `sale parked while ${order.state}`,
+      payload: { parked: true },
+    });
+    return null;
+  }
+
   async createOrder(input: ChargeInput): Promise<ChargeResult> {
+    const waiting = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
+    if (waiting && OPEN_SALE_STATES.includes(waiting.state)) {
+      // One sale at a time on the customer's screen: a second one would hide the first's QR or VA.
+      throw new ApiError(
+        'conflict',
+        `Another sale is still ${waiting.state === 'unknown' ? 'open (its outcome is unknown)' : 'waiting for payment'} ` +
+          `(order ${waiting.id}): finish it, cancel it, or park it to start a new one.`,
+      );
+    }
     const refusal = this.deps.refusal?.();
     if (refusal) return { ok: false, failure: publicFailure({ class: 'storage', message: refusal }) };
     const outcome = await this.deps.orders.create(
@@ -143,7 +187,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   showOnDisplay(id: string | null): DisplayState {
     if (id !== null) this.deps.log.require(id);
-    this.displayOrderId = id;
+    this.setCurrent(id);
     const state = this.displayState();
     this.emit({ type: 'display', state });
     return state;
@@ -183,6 +227,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     this.deps.log.note(id, {
       source: 'cashier',
       reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})`,
+      payload: { receipt: 'shown', copy: options.copy },
     });
     return { html: this.deps.receipts.html(order, options) };
   }
@@ -196,6 +241,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       this.deps.log.note(id, {
         source: 'cashier',
         reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}`,
+        payload: { receipt: 'printed', copy: options.copy },
       });
       return { ok: true, message: options.copy ? 'Copy printed.' : 'Receipt printed.' };
     } catch (err) {
@@ -208,7 +254,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private settleCharge(outcome: CreateOutcome): ChargeResult {
     if (outcome.order) {
       // The customer sees the new order at once, whatever its outcome (the order in hand: no read again).
-      this.displayOrderId = outcome.order.id;
+      this.setCurrent(outcome.order.id);
       this.emit({ type: 'display', state: this.displayStateOf(outcome.order) });
       if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
     }
@@ -231,6 +277,18 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     }
     const staff = till?.staff;
     return { source: 'cashier', actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };
+  }
+
+  private setCurrent(id: string | null): void {
+    this.displayOrderId = id;
+    this.deps.saleMemory?.save(id);
+  }
+
+  private receiptPrinted(id: string): boolean {
+    return this.deps.log.events(id).some((e) => {
+      const p = e.payload as { receipt?: unknown; copy?: unknown } | undefined;
+      return e.type === 'note' && (p?.receipt === 'shown' || p?.receipt === 'printed') && p.copy !== true;
+    });
   }
 
   private emit(event: LiveEvent): void {

@@ -8,8 +8,10 @@ export const faultSettingsSchema = z
   .object({
     /** Added before the answer, after the order is stored. */
     latency_ms: z.number().int().min(0).max(120_000).default(0),
-    /** Answer with this status and an error body, without storing the order. */
-    http_status: z.number().int().min(500).max(599).nullable().default(null),
+    /** Answer with this status and an error body, without storing the order: a 4xx is a refusal, a 5xx an outage. */
+    http_status: z.number().int().min(400).max(599).nullable().default(null),
+    /** Drop the connection without an answer, before the order is stored (a gateway that went away). */
+    drop_before_store: z.boolean().default(false),
     /** Store the order, then drop the connection without an answer. */
     drop_after_store: z.boolean().default(false),
     /** Store the order, then answer 200 with a body that is not valid JSON. */
@@ -30,8 +32,9 @@ export class FaultSwitches {
     return this.current;
   }
 
-  set(settings: FaultSettings): void {
-    this.current = settings;
+  /** Fields left out take their defaults (off), so a switch added later changes no existing caller. */
+  set(settings: z.input<typeof faultSettingsSchema>): void {
+    this.current = faultSettingsSchema.parse(settings);
   }
 
   clear(): void {

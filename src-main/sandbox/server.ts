@@ -51,6 +51,11 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Real time by default; a test passes its own to step expiry, callback retries and latency. */
   clock?: SandboxClock;
+  /**
+   * The host the customer's phone reaches the sandbox by, for the URLs it hands out (payment page, QR image,
+   * back_url): the machine's LAN address when it listens on the LAN. Defaults to the address it listens on.
+   */
+  publicHost?: string;
 }
 
 export interface SandboxHandle {
@@ -144,6 +149,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           pauses.add(done);
         });
   let baseUrl = '';
+  /** Where the customer's phone reaches the sandbox: the URLs handed out in answers use it. */
+  let publicUrl = '';
 
   const pagePath = (token: string) => `/api/order/${encodeURIComponent(appId)}/${token}`;
 
@@ -195,8 +202,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     token: string,
     transactionId: string,
   ): PaymentData {
-    const page = baseUrl + pagePath(token);
-    const qrisUrl = `${baseUrl}/api/qris/${token}.png`;
+    const page = publicUrl + pagePath(token);
+    const qrisUrl = `${publicUrl}/api/qris/${token}.png`;
     const qris = () =>
       buildQrisPayload({
         merchantName: merchant.name,
@@ -285,6 +292,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         `sandbox fault: injected HTTP ${fault.http_status}; the order was not stored`,
       );
     }
+    if (fault.drop_before_store && (api === 'v1' || api === 'v2')) {
+      req.socket.destroy();
+      return;
+    }
     const result = validateOrderRequest(body, methods, { acceptDisabled: true });
     if (!result.ok) {
       const first = result.issues[0]!;
@@ -365,7 +376,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       token: order.token,
       expired_date: formatGatewayDate(order.expiresAt, timeZone),
       created_at: formatGatewayDate(order.createdAt, timeZone),
-      payment_page: baseUrl + pagePath(order.token),
+      payment_page: publicUrl + pagePath(order.token),
+      // [ours] The payment data as the create call answered it, so a client that lost that answer can still
+      // show the customer the same kind of instruction (a QRIS code, not a page link).
+      ...(order.api === 'v2' ? { payment: v2SuccessBody(order, timeZone) } : {}),
     };
   }
 
@@ -533,8 +547,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const listening = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A wildcard address is not one a client can call: talk to it on loopback.
+  const shownHost = listening === '0.0.0.0' ? '127.0.0.1' : listening === '[::]' ? '[::1]' : listening;
   baseUrl = `http://${shownHost}:${address.port}`;
+  publicUrl = options.publicHost ? `http://${options.publicHost}:${address.port}` : baseUrl;
 
   return {
     url: baseUrl,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startAppHost } from '../app-host';
@@ -20,6 +21,13 @@ Browser mode: serves the cashier screen and the customer display to a browser on
 `;
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+/** This machine's first LAN IPv4 address (what a phone on the same network reaches it by); loopback if none. */
+export function lanAddress(interfaces = networkInterfaces()): string {
+  for (const list of Object.values(interfaces))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return '127.0.0.1';
+}
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
@@ -71,7 +79,15 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version;
 
+  // On the LAN, the customer's phone must reach what the training gateway hands out (the payment page, the
+  // e-wallet's redirect): it listens on the LAN too, and its URLs name this machine's LAN address.
+  const lanHost = values.lan
+    ? isLoopback(host) || host === '0.0.0.0' || host === '::'
+      ? lanAddress()
+      : host
+    : undefined;
   const appHost = await startAppHost({
+    ...(lanHost ? { sandboxLan: { publicHost: lanHost } } : {}),
     version,
     ...(lang ? { lang } : {}),
     log,

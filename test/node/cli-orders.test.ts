@@ -130,7 +130,8 @@ describe('npm run cli -- order/orders/reconcile', () => {
   });
 
   it('outcome unknown: exit 4, then reconcile resolves it (exit 0)', async () => {
-    sandbox.faults.set({ latency_ms: 0, http_status: null, drop_after_store: true, malformed_json: false, count: 1 });
+    // Two requests: the create and the quick inquiry right after it both lose their answer.
+    sandbox.faults.set({ latency_ms: 0, http_status: null, drop_after_store: true, malformed_json: false, count: 2 });
     const r = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '2000', '--item', 'Teh', '--json']);
     expect(r.code).toBe(4);
     const { order, failure } = JSON.parse(r.stdout);

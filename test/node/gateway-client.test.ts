@@ -220,12 +220,18 @@ describe('GatewayClient: failures are classified', () => {
     });
   });
 
-  it('5xx → rejected with the status, and the sandbox stored nothing', async () => {
+  it('5xx → an outage (not a refusal) with the status, and the sandbox stored nothing', async () => {
     sandbox.faults.set({ latency_ms: 0, http_status: 503, drop_after_store: false, malformed_json: false, count: 1 });
     const input = body('qris_dynamic');
     const result = await createVia(client(), 'v2', input);
-    expect(result.ok ? null : result.failure).toMatchObject({ class: 'rejected', httpStatus: 503, retcode: '5003' });
+    expect(result.ok ? null : result.failure).toMatchObject({ class: 'outage', httpStatus: 503, retcode: '5003' });
     expect(sandbox.orders.get(input.merchant_transaction_id)).toBeUndefined();
+  });
+
+  it('4xx with a retcode → rejected with the status', async () => {
+    sandbox.faults.set({ http_status: 422, count: 1 });
+    const result = await createVia(client(), 'v2', body('qris_dynamic'));
+    expect(result.ok ? null : result.failure).toMatchObject({ class: 'rejected', httpStatus: 422, retcode: '5003' });
   });
 
   it('connection dropped after the order was stored → unknown, never rejected', async () => {

@@ -106,28 +106,55 @@ describe('OrderService.create', () => {
     expect(sandbox.orders.all().length).toBe(before);
   });
 
-  it('rejected: the retcode, message and HTTP status are kept', async () => {
-    sandbox.faults.set(fault({ http_status: 502 }));
+  it('rejected (a 4xx with a retcode): the retcode, message and HTTP status are kept; final', async () => {
+    sandbox.faults.set(fault({ http_status: 422 }));
     const outcome = await loket.orders.create(qris, cashier);
     expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.failure.class).toBe('rejected');
     expect(outcome.order).toMatchObject({
       state: 'rejected',
       delivery: 'answered',
-      rejection: { retcode: '5003', httpStatus: 502 },
+      rejection: { retcode: '5003', httpStatus: 422 },
     });
   });
 
-  it('connection dropped after the gateway stored it: unknown (sent), then reconcile finds it by inquiry', async () => {
+  it('an outage (HTTP 5xx) is not a refusal: unknown, safe to send again, and the retry with the same id goes through', async () => {
+    sandbox.faults.set(fault({ http_status: 503 }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure).toMatchObject({ class: 'outage', httpStatus: 503, retcode: '5003' });
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'answered' });
+    const id = outcome.order!.id;
+    expect(sandbox.orders.get(id)).toBeUndefined();
+    const retried = await loket.orders.resolve(id, cashier);
+    expect(retried).toMatchObject({ ok: true, order: { id, state: 'awaiting_payment' } });
+    expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === id)).toHaveLength(1);
+  });
+
+  it('connection dropped after the gateway stored it: the quick inquiry finds it at once, with its QRIS payment data', async () => {
     sandbox.faults.set(fault({ drop_after_store: true }));
     const outcome = await loket.orders.create(qris, cashier);
-    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    expect(outcome).toMatchObject({ ok: true, order: { state: 'awaiting_payment', instruction: { type: 'qr' } } });
     const id = outcome.order!.id;
-    expect(sandbox.orders.get(id)).toBeDefined();
-    const results = await loket.orders.reconcile({ source: 'reconcile' });
-    expect(results).toEqual([{ id, outcome: expect.stringContaining('awaiting_payment') }]);
-    expect(loket.log.get(id)!.state).toBe('awaiting_payment');
-    // Reconciliation never made a second order.
+    expect(outcome.order!.instruction).toMatchObject({ qrString: sandbox.orders.get(id)!.payment.qrString });
+    expect(outcome.order!.expiresAt).toBeDefined();
+    // Found, never sent twice.
     expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === id)).toHaveLength(1);
+  });
+
+  it('no answer, and the gateway does not have the order: an outage, nothing charged; Retry sends the same id', async () => {
+    sandbox.faults.set(fault({ drop_before_store: true, count: 1 }));
+    const outcome = await loket.orders.create(qris, cashier);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure.class).toBe('outage');
+    expect(outcome.failure.message).toMatch(/does not have the order: nothing was charged/);
+    const id = outcome.order!.id;
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    expect(sandbox.orders.get(id)).toBeUndefined();
+    const retried = await loket.orders.resolve(id, cashier);
+    expect(retried).toMatchObject({ ok: true, order: { id, state: 'awaiting_payment' } });
   });
 
   it('malformed answer: unknown with the raw body kept; the order paid meanwhile resolves to paid', async () => {
@@ -191,19 +218,16 @@ describe('OrderService.create', () => {
 });
 
 describe('OrderService.resolve (the cashier\'s "check again")', () => {
-  it('sent without an answer: asks the inquiry and finds the order waiting for payment', async () => {
-    sandbox.faults.set(fault({ drop_after_store: true }));
+  it('sent without an answer, and the quick inquiry lost too: unknown; Check again finds it with the same kind of instruction', async () => {
+    sandbox.faults.set(fault({ drop_after_store: true, count: 2 }));
     const created = await loket.orders.create(qris, cashier);
     expect(created.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    if (!created.ok) expect(created.failure.class).toBe('unknown');
     const resolved = await loket.orders.resolve(created.order!.id, cashier);
     expect(resolved.ok && resolved.order.state).toBe('awaiting_payment');
-    // The create answer was lost; the customer can still pay through the hosted page the inquiry names.
-    const token = sandbox.orders.get(created.order!.id)!.token;
-    expect(resolved.order!.instruction).toEqual({
-      type: 'payment_page',
-      token,
-      url: `${sandbox.url}/api/order/loket-sandbox/${token}`,
-    });
+    // The create answer was lost; the inquiry repeats the payment data, so a QRIS order shows a QRIS code again.
+    const stored = sandbox.orders.get(created.order!.id)!;
+    expect(resolved.order!.instruction).toMatchObject({ type: 'qr', qrString: stored.payment.qrString });
     expect(sandbox.orders.all().filter((o) => o.request.merchant_transaction_id === created.order!.id)).toHaveLength(1);
   });
 

@@ -6,7 +6,14 @@ import { useSandbox } from './helpers/sandbox-setup';
 import { waitFor } from './helpers/wait-for';
 
 const APP = { appId: 'fault-app', appKey: 'fault-appkey-1618' };
-const NO_FAULTS = { latency_ms: 0, http_status: null, drop_after_store: false, malformed_json: false, count: null };
+const NO_FAULTS = {
+  latency_ms: 0,
+  http_status: null,
+  drop_before_store: false,
+  drop_after_store: false,
+  malformed_json: false,
+  count: null,
+};
 /** The default lifetime of a QRIS order, whose expiry timer waits beside any pause. */
 const QRIS_TTL_MS = 15 * 60 * 1000;
 
@@ -38,7 +45,7 @@ describe('switching faults', () => {
     ['latency_ms', { latency_ms: -1 }],
     ['latency_ms', { latency_ms: 'slow' }],
     ['latency_ms', { latency_ms: 1.5 }],
-    ['http_status', { http_status: 404 }],
+    ['http_status', { http_status: 399 }],
     ['http_status', { http_status: 600 }],
     ['drop_after_store', { drop_after_store: 'yes' }],
     ['malformed_json', { malformed_json: 1 }],

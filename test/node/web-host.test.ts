@@ -223,19 +223,21 @@ describe('browser mode host: orders and the live channels', () => {
 
   it('a rejection reaches the cashier as a plain failure without the raw body', async () => {
     const sandbox = appHost.loket.sandbox!;
-    sandbox.faults.set({ latency_ms: 0, http_status: 503, drop_after_store: false, malformed_json: false, count: 1 });
+    await call('showOnDisplay', [null]);
+    sandbox.faults.set({ latency_ms: 0, http_status: 422, drop_after_store: false, malformed_json: false, count: 1 });
     const result = (
       await (await call('createOrder', [{ methodId: 'qris_dynamic', amount: 1000, itemName: 'Permen' }])).json()
     ).result;
     expect(result).toMatchObject({
       ok: false,
-      failure: { class: 'rejected', retcode: '5003', httpStatus: 503 },
+      failure: { class: 'rejected', retcode: '5003', httpStatus: 422 },
       order: { state: 'rejected' },
     });
     expect(result.failure.raw).toBeUndefined();
   });
 
   it('an invalid field comes back as issues naming the field', async () => {
+    await call('showOnDisplay', [null]);
     const result = (
       await (await call('createOrder', [{ methodId: 'va_bca', amount: 150000, itemName: 'Beras' }])).json()
     ).result;

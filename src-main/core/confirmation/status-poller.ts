@@ -99,6 +99,7 @@ export async function pollUntilSettled(orderId: string, options: PollOptions): P
           answer.status,
           { source: 'poll', reason: `status inquiry: ${answer.status}` },
           { inquiry: answer.raw, ...(answer.paidAt ? { paid_at: answer.paidAt } : {}) },
+          answer.transactionId,
         );
         if (isFinal(after)) return { order: after, reason: 'settled', inquiries };
       }

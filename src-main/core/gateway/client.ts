@@ -32,7 +32,12 @@ export type GatewayFailure =
   | { class: 'unknown'; message: string }
   | { class: 'malformed'; message: string; httpStatus: number; raw: string }
   /** Not the gateway's: Loket could not write its order log, so nothing was sent. */
-  | { class: 'storage'; message: string };
+  | { class: 'storage'; message: string }
+  /**
+   * The gateway failed to take the order (an HTTP 5xx, or no answer and its inquiry does not know the order):
+   * nothing was charged, and sending the same order again is safe (the duplicate rule covers a late store).
+   */
+  | { class: 'outage'; message: string; retcode?: string; httpStatus?: number; raw?: string };
 
 export type CreateResult =
   | {
@@ -49,7 +54,17 @@ export type CreateResult =
 export type InquiryStatus = GatewayStatus;
 export type InquiryResult =
   /** `token`: where the answer names the order's payment-page token (the sandbox does), so a found order can still be paid. */
-  | { ok: true; status: InquiryStatus; transactionId?: string; paidAt?: string; token?: string; raw: string }
+  | {
+      ok: true;
+      status: InquiryStatus;
+      transactionId?: string;
+      paidAt?: string;
+      token?: string;
+      /** The order's payment data, where the inquiry repeats it. */
+      instruction?: PaymentInstruction;
+      expiredDate?: string;
+      raw: string;
+    }
   | { ok: false; failure: GatewayFailure };
 
 type HttpResult =
@@ -121,6 +136,19 @@ export class GatewayClient {
       const { ok: _ok, ...payment } = parsed;
       return { ok: true, ...payment, httpStatus: http.status, raw: http.text };
     }
+    if (parsed.rejected && http.status >= 500 && parsed.retcode !== RETCODE.DUPLICATE_ORDER) {
+      // The gateway failing, in its own words: not a refusal of the order, which may be sent again.
+      return {
+        ok: false,
+        failure: {
+          class: 'outage',
+          message: parsed.message,
+          ...(parsed.retcode === undefined ? {} : { retcode: parsed.retcode }),
+          httpStatus: http.status,
+          raw: http.text,
+        },
+      };
+    }
     if (parsed.rejected) {
       return {
         ok: false,
@@ -137,12 +165,14 @@ export class GatewayClient {
     return malformedOrRejected(http, parsed.malformed);
   }
 
-  async inquire(merchantTransactionId: string): Promise<InquiryResult> {
+  /** `timeoutMs`: a shorter deadline than the create call's, for a quick check right after a lost answer. */
+  async inquire(merchantTransactionId: string, options: { timeoutMs?: number } = {}): Promise<InquiryResult> {
     if (!this.config.inquiryPath)
       return { ok: false, failure: { class: 'not_sent', message: 'no status inquiry is configured for this gateway' } };
     const http = await this.post(
       this.config.inquiryPath,
       JSON.stringify({ merchant_transaction_id: merchantTransactionId }),
+      options.timeoutMs ?? this.config.timeoutMs,
     );
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
@@ -178,18 +208,24 @@ export class GatewayClient {
     const tx = json.data?.transaction_id;
     const paidAt = json.data?.paid_at;
     const token = json.data?.token;
+    // Where the inquiry repeats the order's payment data (the sandbox does), it is read like a create answer.
+    const payment = json.data?.payment;
+    const parsed = payment !== undefined ? parseV2Answer(payment) : undefined;
     return {
       ok: true,
       status,
       ...(typeof tx === 'string' ? { transactionId: tx } : {}),
       ...(typeof paidAt === 'string' ? { paidAt } : {}),
       ...(typeof token === 'string' && token !== '' ? { token } : {}),
+      ...(parsed?.ok
+        ? { instruction: parsed.instruction, ...(parsed.expiredDate ? { expiredDate: parsed.expiredDate } : {}) }
+        : {}),
       raw: http.text,
     };
   }
 
   /** Signs the exact bytes and sends them under the deadline; classifies what happened on the wire. */
-  private async post(path: string, bytes: string): Promise<HttpResult> {
+  private async post(path: string, bytes: string, timeoutMs = this.config.timeoutMs): Promise<HttpResult> {
     const appKey = await this.secrets.get('appkey');
     if (!appKey) return { kind: 'not_sent', message: `no appkey is stored in ${this.secrets.description}` };
     let key = appKey;
@@ -203,7 +239,7 @@ export class GatewayClient {
       key = secret;
     }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     const init: RequestInit = {
       method: 'POST',
       body: bytes,
@@ -229,7 +265,7 @@ export class GatewayClient {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
       const code = e.code ?? e.errno ?? e.cause?.code;
       if (controller.signal.aborted)
-        return { kind: 'no_answer', message: `no answer from the gateway within ${this.config.timeoutMs / 1000} s` };
+        return { kind: 'no_answer', message: `no answer from the gateway within ${timeoutMs / 1000} s` };
       if (code && NOT_SENT_CODES.has(code))
         return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${code})` };
       return {
@@ -248,7 +284,7 @@ function parseJson(text: string): unknown {
   return parsed.ok ? parsed.value : undefined;
 }
 
-/** A non-JSON 5xx is the gateway failing, which the order log records as a rejection with its status. */
+/** A non-JSON 5xx is the gateway failing: an outage, not a refusal (the same order may be sent again). */
 function malformedOrRejected(
   http: { status: number; text: string },
   why: string,
@@ -257,10 +293,9 @@ function malformedOrRejected(
     return {
       ok: false,
       failure: {
-        class: 'rejected',
+        class: 'outage',
         message: `the gateway answered HTTP ${http.status}`,
         httpStatus: http.status,
-        duplicate: false,
         raw: http.text.slice(0, 2000),
       },
     };

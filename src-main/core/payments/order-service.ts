@@ -2,7 +2,7 @@ import { parseGatewayDate } from '../../common/gateway-time';
 import { GATEWAY_STATUS_STATE, checkReason, gatewayStatusEffect } from '../../common/order-policy';
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
 import type { PaymentKind } from '../../common/payment-methods';
-import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
+import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, InquiryStatus } from '../gateway/client';
 import type { OrderLog, WriteOptions } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
@@ -215,41 +215,76 @@ export class OrderService {
     return results;
   }
 
+  /**
+   * No answer (a timeout, a dropped connection): did the gateway store the order? Its status inquiry, asked
+   * at once under a short deadline, tells: it has it → the order as the gateway has it (its payment data where
+   * the inquiry repeats it); it does not → an outage, nothing charged, and sending the same order again is safe;
+   * no inquiry, or no clear answer → the outcome stays unknown (do not charge again).
+   */
+  private async checkLostAnswer(outcome: CreateOutcome & { ok: false }, actor: Actor): Promise<CreateOutcome> {
+    const order = outcome.order;
+    if (!order || !this.client.config.inquiryPath) return outcome;
+    const answer = await this.client.inquire(order.id, {
+      timeoutMs: Math.min(LOST_ANSWER_CHECK_MS, this.client.config.timeoutMs),
+    });
+    if (answer.ok) {
+      this.applyInquiry(order, answer, actor);
+      const after = this.log.require(order.id);
+      return after.state === 'unknown' ? { ...outcome, order: after } : { ok: true, order: after };
+    }
+    if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
+      const message = `${outcome.failure.message}, and the gateway does not have the order: nothing was charged`;
+      this.log.note(order.id, { ...actor, reason: `status inquiry: no such order at the gateway (${message})` });
+      return { ok: false, order: this.log.require(order.id), failure: { class: 'outage', message } };
+    }
+    return outcome;
+  }
+
+  /** What a status inquiry found, applied to an unknown order; returns what happened, in words. */
+  private applyInquiry(order: Order, answer: InquiryResult & { ok: true }, actor: Actor): string {
+    if (answer.status === 'PENDING') {
+      // The create answer is lost. Where the inquiry repeats the payment data, the customer gets the same
+      // kind of instruction the order had (a QRIS code stays a QRIS code); else, where it names the
+      // payment-page token, they pay through the hosted page (shown as a QR to open on the phone).
+      const instruction: PaymentInstruction | undefined =
+        answer.instruction ??
+        (answer.token
+          ? { type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token }
+          : undefined);
+      this.log.transition(
+        order.id,
+        'awaiting_payment',
+        {
+          ...actor,
+          reason: 'the status inquiry found the order waiting for payment',
+          payload: { inquiry: answer.raw },
+        },
+        {
+          ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
+          ...(instruction ? { instruction } : {}),
+          ...(answer.instruction ? { expiresAt: this.expiry(order.kind, answer.instruction, answer.expiredDate) } : {}),
+        },
+      );
+      return answer.instruction
+        ? 'awaiting_payment (found by inquiry, with its payment data)'
+        : instruction
+          ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
+          : 'awaiting_payment (found by inquiry; its payment data must be read from the gateway)';
+    }
+    this.applyGatewayStatus(
+      order.id,
+      answer.status,
+      { ...actor, reason: 'status inquiry' },
+      { inquiry: answer.raw, paid_at: answer.paidAt },
+      answer.transactionId,
+    );
+    return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;
+  }
+
   private async reconcileOne(order: Order, actor: Actor): Promise<string> {
     if (this.client.config.inquiryPath) {
       const answer = await this.client.inquire(order.id);
-      if (answer.ok) {
-        if (answer.status === 'PENDING') {
-          // The create answer is lost; where the inquiry names the payment-page token, the customer can
-          // still pay through the hosted page (shown as a QR to open on the phone).
-          const instruction = answer.token
-            ? ({ type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token } as const)
-            : undefined;
-          this.log.transition(
-            order.id,
-            'awaiting_payment',
-            {
-              ...actor,
-              reason: 'the status inquiry found the order waiting for payment',
-              payload: { inquiry: answer.raw },
-            },
-            {
-              ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
-              ...(instruction ? { instruction } : {}),
-            },
-          );
-          return instruction
-            ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
-            : 'awaiting_payment (found by inquiry; its payment data must be read from the gateway)';
-        }
-        this.applyGatewayStatus(
-          order.id,
-          answer.status,
-          { ...actor, reason: 'status inquiry' },
-          { inquiry: answer.raw, paid_at: answer.paidAt },
-        );
-        return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;
-      }
+      if (answer.ok) return this.applyInquiry(order, answer, actor);
       if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
         const resent = await this.send(order.id, order.api, this.log.requestBody(order.id)!, actor);
         return `re-sent after the inquiry found no such order: ${resent.ok ? resent.order.state : describeFailure(resent.failure)}`;
@@ -278,6 +313,8 @@ export class OrderService {
     status: InquiryStatus,
     meta: Actor & { reason?: string },
     payload?: unknown,
+    /** The gateway's own id for the payment, from a callback or an inquiry: kept when the order lacks one. */
+    transactionId?: string,
   ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
     const order = this.log.require(id);
     const decided = gatewayStatusEffect(order.state, status);
@@ -285,7 +322,10 @@ export class OrderService {
       return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
     }
     if (decided.effect === 'none') return { order, applied: 'unchanged' };
-    const patch = decided.to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {};
+    const patch = {
+      ...(decided.to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {}),
+      ...(transactionId && !order.gatewayTransactionId ? { gatewayTransactionId: transactionId } : {}),
+    };
     return { order: this.log.transition(id, decided.to, { ...meta, payload }, patch), applied: 'changed' };
   }
 
@@ -334,7 +374,11 @@ export class OrderService {
       }));
     }
     const before = current;
-    return this.recordAfterSending(before, () => this.apply(before, result, actor));
+    const outcome = this.recordAfterSending(before, () => this.apply(before, result, actor));
+    if (!outcome.ok && outcome.failure.class === 'unknown' && !this.pending.has(id)) {
+      return this.checkLostAnswer(outcome, actor);
+    }
+    return outcome;
   }
 
   private apply(order: Order, result: CreateResult, actor: Actor): CreateOutcome {
@@ -390,6 +434,17 @@ export class OrderService {
         return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'not_sent' }, ANSWER) };
       case 'unknown':
         return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }, ANSWER) };
+      case 'outage':
+        return {
+          ok: false,
+          failure,
+          order: this.moveToUnknown(
+            order,
+            meta,
+            { delivery: 'answered', ...(failure.raw ? { responseBody: failure.raw } : {}) },
+            ANSWER,
+          ),
+        };
       case 'malformed':
         return {
           ok: false,
@@ -521,8 +576,13 @@ function storageWords(err: unknown): string {
  */
 const ANSWER: WriteOptions = { durable: false };
 
+/** The quick status check after a lost answer waits at most this long (the cashier is waiting too). */
+const LOST_ANSWER_CHECK_MS = 3000;
+
 export function describeFailure(failure: GatewayFailure): string {
   switch (failure.class) {
+    case 'outage':
+      return `the gateway is not answering (${failure.message}); nothing was charged — it is safe to try again with the same order`;
     case 'storage':
       return failure.message;
     case 'rejected':

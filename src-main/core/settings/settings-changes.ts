@@ -120,7 +120,7 @@ export interface SectionPatches {
 const PATCH_KEYS: Record<SettingsSection, readonly string[]> = {
   store: ['storeName', 'storeAddress', 'terminalId', 'timeZone', 'receiptHeader', 'receiptFooter'],
   gateway: ['baseUrl', 'appId', 'signing', 'timeoutMs', 'inquiryPath', 'timeZone', 'callbackListener'],
-  printer: ['kind', 'host', 'port', 'paper', 'systemName'],
+  printer: ['kind', 'host', 'port', 'paper', 'systemName', 'autoPrint'],
   display: ['idleMessage', 'lang'],
   language: ['lang'],
   access: ['requireCashierPin', 'managerIdleMinutes'],
