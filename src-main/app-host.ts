@@ -18,7 +18,7 @@ import { pollUntilSettled } from './core/confirmation/status-poller';
 import { testConnection } from './core/gateway/probe';
 import { ManagerService, type SettingsEffect } from './core/manager-service';
 import { systemClock } from './core/ports';
-import { buildReceipt, buildTestReceipt } from './core/receipts/receipt-model';
+import { buildReceipt, buildTestReceipt, type Receipt } from './core/receipts/receipt-model';
 import { renderReceiptHtml } from './core/receipts/receipt-html';
 import { renderEscPos } from './core/receipts/receipt-escpos';
 import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './adapters/keychain-secret-store';
@@ -36,6 +36,11 @@ export interface AppHostOptions extends OpenOptions {
   lang?: Lang;
   /** An ESC/POS network printer given on the command line; else the printer in the settings. */
   printer?: { host: string; port: number; paper: 58 | 80 };
+  /** The operating system's printers (the desktop app): used when the settings choose kind 'system'. */
+  systemPrinter?: {
+    print(html: string, options: { deviceName?: string; silent: boolean }): Promise<void>;
+    pdf(html: string): Promise<Buffer>;
+  };
   log?: (line: string) => void;
 }
 
@@ -101,11 +106,35 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   let keychainChecked: { at: number; status: KeychainStatus } | undefined;
 
   const settings = (): LoketSettings => store.settings.load();
-  const printerOf = (s: LoketSettings) =>
-    options.printer ??
-    (s.printer.kind === 'network' && s.printer.host && s.printer.port
-      ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
-      : undefined);
+  /**
+   * Where receipts print without the screen's print dialog: the network printer (the command line's, else the
+   * settings'), or the OS printer chosen in settings (the desktop app); undefined: from the screen.
+   */
+  const printerOf = (s: LoketSettings): { name: string; send(receipt: Receipt): Promise<void> } | undefined => {
+    const network =
+      options.printer ??
+      (s.printer.kind === 'network' && s.printer.host && s.printer.port
+        ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
+        : undefined);
+    if (network)
+      return {
+        name: `${network.host}:${network.port}`,
+        send: (receipt) => sendToNetworkPrinter(renderEscPos(receipt, { paper: network.paper }), network),
+      };
+    const system = options.systemPrinter;
+    if (s.printer.kind === 'system' && system) {
+      const deviceName = s.printer.systemName;
+      return {
+        name: deviceName ?? 'the default printer',
+        send: (receipt) =>
+          system.print(renderReceiptHtml(receipt, { paper: s.printer.paper }), {
+            ...(deviceName ? { deviceName } : {}),
+            silent: true,
+          }),
+      };
+    }
+    return undefined;
+  };
 
   const info = (loket: Loket): AppInfo => {
     const s = settings();
@@ -156,12 +185,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     testPrint: async (s): Promise<PrintResult> => {
       const printer = printerOf(s);
       if (!printer) {
-        return { ok: false, message: 'No network printer is set up: receipts print from the screen instead.' };
+        return { ok: false, message: 'No printer is set up: receipts print from the screen instead.' };
       }
       const receipt = buildTestReceipt({ ...receiptContext(s), printedAt: new Date() });
       try {
-        await sendToNetworkPrinter(renderEscPos(receipt, { paper: printer.paper }), printer);
-        return { ok: true, message: `Test page printed on ${printer.host}:${printer.port}.` };
+        await printer.send(receipt);
+        return { ok: true, message: `Test page printed on ${printer.name}.` };
       } catch (err) {
         return { ok: false, message: (err as Error).message };
       }
@@ -221,8 +250,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
         print: async (order: Order, { copy }: { copy: boolean }) => {
           const printer = printerOf(settings());
-          if (!printer) throw new Error('No network printer is set up: print from this screen instead.');
-          await sendToNetworkPrinter(renderEscPos(receiptOf(order, copy), { paper: printer.paper }), printer);
+          if (!printer) throw new Error('No printer is set up: print from this screen instead.');
+          await printer.send(receiptOf(order, copy));
         },
       };
 

@@ -1,8 +1,10 @@
 // Electron entry: wires the shell's pieces together. Business logic lives outside src-main/electron.
 import { join } from 'node:path';
-import { app, session, type BrowserWindow } from 'electron';
+import { app, dialog, session, type BrowserWindow } from 'electron';
 import type { LiveEvent } from './common/api';
 import { startAppHost, type AppHost } from './app-host';
+import { DatabaseProblem } from './db/open';
+import { systemPrinter } from './electron/printing';
 import { ipcEventChannel } from './common/ipc-channels';
 import { appVersion } from './electron/app-info';
 import { enforceContentSecurityPolicy } from './electron/content-security';
@@ -65,7 +67,10 @@ if (claimSingleInstance(() => bringWindowToFront(cashier))) {
     .then(start)
     .catch((error: unknown) => {
       console.error('[startup] failed:', error);
-      app.exit(1);
+      // A damaged, empty or unwritable order log (or any other reason Loket cannot start) is said in a box a
+      // cashier sees, not only in a log: it names the file and what to do (docs/when-things-break.md).
+      dialog.showErrorBox('Loket cannot start', (error as Error)?.message ?? String(error));
+      app.exit(error instanceof DatabaseProblem ? 6 : 1);
     });
 
   // The display cannot be closed by itself; it closes when Loket quits.
@@ -93,6 +98,8 @@ async function start(): Promise<void> {
     version: appVersion(),
     dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData'),
     log,
+    // Receipts and the end-of-day page on the printer chosen in settings (kind 'system').
+    systemPrinter: systemPrinter(),
   });
   registerIpcApi(host.app, isOwnUrl, senders);
   host.app.subscribe(deliver);

@@ -15,7 +15,7 @@ export interface AppInfo {
   /** The store's zone: every time is shown in it. */
   timeZone: string;
   lang: Lang;
-  /** A network receipt printer is configured (else receipts print from the browser). */
+  /** Receipts print directly, on a network printer or the OS printer chosen in settings (else from the screen). */
   networkPrinter: boolean;
   /** The store prints the receipt by itself, once, when a sale is paid (settings: printer). */
   autoPrint: boolean;

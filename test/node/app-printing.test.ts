@@ -88,3 +88,40 @@ describe('receipts from a sale', () => {
     expect(html).toMatch(/size: 80mm/);
   });
 });
+
+describe('the OS printer chosen in settings (the desktop app prints through Electron)', () => {
+  it('receipts and the test page go to the chosen device, silently, as HTML of the paper width', async () => {
+    // The Electron side (webContents.print) cannot run here; the host's side of the seam is what is tested.
+    const jobs: { html: string; options: { deviceName?: string; silent: boolean } }[] = [];
+    host = await startAppHost({
+      version: 't',
+      dataDir: join(dir.path, 'system'),
+      env: {},
+      systemPrinter: {
+        print: async (html, options) => void jobs.push({ html, options }),
+        pdf: async () => Buffer.alloc(0),
+      },
+    });
+    const session = await host.app.setupManager({ name: 'Bu Sri', pin: '97531864' });
+    const saved = await host.app.updateSettings(session.token, 'printer', {
+      kind: 'system',
+      systemName: 'EPSON TM-T82',
+      paper: 80,
+    });
+    expect(saved.ok).toBe(true);
+    expect((await host.app.appInfo()).networkPrinter).toBe(true);
+
+    const order = await paidSale(host);
+    expect(await host.app.printReceipt(order.id, { copy: false })).toMatchObject({ ok: true });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.options).toEqual({ deviceName: 'EPSON TM-T82', silent: true });
+    expect(jobs[0]!.html).toContain(order.id);
+    expect(jobs[0]!.html).toContain('80mm');
+
+    expect(await host.app.testPrint(session.token)).toEqual({
+      ok: true,
+      message: 'Test page printed on EPSON TM-T82.',
+    });
+    expect(jobs[1]!.html).toMatch(/CETAK UJI|TEST PRINT/);
+  });
+});
