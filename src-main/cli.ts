@@ -8,6 +8,7 @@ import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './
 import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
+import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
@@ -19,6 +20,9 @@ Commands:
   order      create, show, pay or cancel one order
   orders     list a day's orders
   reconcile  resolve orders whose outcome is unknown
+  report     a day's figures, attention items, closing and changes after it (also as an A4 page)
+  close-day  close a store day: its figures are kept for good, then a backup
+  attention  what needs a manager, and acting on it (attention resolve)
   config     settings, the gateway and its secrets, payment methods, training and live
   staff      list, add or remove staff
   pin        a new PIN for a member of staff (the recovery for a forgotten PIN)
@@ -28,6 +32,7 @@ Commands:
   help       show this text
 
 ${ORDER_USAGE}
+${REPORT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
 ${BACKUP_USAGE}`;
@@ -60,6 +65,18 @@ async function main(argv: string[]): Promise<number> {
         : command === 'orders'
           ? runOrdersCommand(rest)
           : runReconcileCommand(rest);
+    case 'report':
+    case 'close-day':
+    case 'attention':
+      if (wantsHelp) {
+        process.stdout.write(REPORT_USAGE);
+        return EXIT.OK;
+      }
+      return command === 'report'
+        ? runReportCommand(rest)
+        : command === 'close-day'
+          ? runCloseDayCommand(rest)
+          : runAttentionCommand(rest);
     case 'config':
       if (wantsHelp) {
         process.stdout.write(CONFIG_USAGE);

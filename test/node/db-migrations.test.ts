@@ -57,15 +57,26 @@ function dump(db: Database): Record<string, unknown[]> {
 
 const T0 = '2025-03-01T03:00:00.000Z';
 
-/** The schema of the latest version. */
-const ALL_TABLES = ['audit_events', 'callback_receipts', 'order_events', 'orders', 'pin_lockout', 'settings', 'staff'];
-const ALL_TRIGGERS = [
+/** The schema of version 5. */
+const V5_TABLES = ['audit_events', 'callback_receipts', 'order_events', 'orders', 'pin_lockout', 'settings', 'staff'];
+const V5_TRIGGERS = [
   'audit_events_no_delete',
   'audit_events_no_update',
   'order_events_no_delete',
   'order_events_no_update',
   'pin_lockout_no_delete',
 ];
+/** The schema of the latest version. */
+const ALL_TABLES = [...V5_TABLES, 'callback_issues', 'closings'].sort();
+const ALL_TRIGGERS = [
+  ...V5_TRIGGERS,
+  'callback_issues_acknowledge_once',
+  'callback_issues_no_delete',
+  'callback_issues_no_replace',
+  'closings_no_delete',
+  'closings_no_replace',
+  'closings_no_update',
+].sort();
 
 /** A hash of the shape core/staff/pin.ts writes (the schema checks its prefix only). */
 const PIN_HASH = `scrypt$32768$8$1$${'A'.repeat(22)}==$${'B'.repeat(43)}=`;
@@ -473,8 +484,8 @@ const perMigration: Record<
     seed: seedRealisticV3,
     added: { orders: { staff_id: null } },
     check: (db) => {
-      expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
-      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+      expect(strictTables(db)).toEqual(Object.fromEntries(V5_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(V5_TRIGGERS);
       expect(names(db, 'index')).toEqual(
         expect.arrayContaining(['audit_events_actor', 'orders_staff_created', 'orders_created']),
       );
@@ -553,7 +564,127 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  6: {
+    seed: seedRealisticV5,
+    check: (db) => {
+      expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+      expect(names(db, 'index')).toEqual(
+        expect.arrayContaining([
+          'callback_issues_open',
+          'callback_issues_order',
+          'orders_day_report',
+          'orders_late_payment',
+        ]),
+      );
+
+      // callback_issues: no foreign key (a callback may name an order this log lacks), CHECKed lists, one row
+      // per body, STRICT; an update may only acknowledge, once; no delete, no replace.
+      const issue = (overrides: Record<string, unknown> = {}) => {
+        const row = {
+          received_at: T0,
+          order_id: 'not-ours',
+          status: 'PAID',
+          reason: 'unknown_order',
+          amount: 75_000,
+          body_sha256: 'f'.repeat(64),
+          ...overrides,
+        };
+        const cols = Object.keys(row);
+        return Number(
+          db
+            .prepare(`INSERT INTO callback_issues (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`)
+            .run(row).lastInsertRowid,
+        );
+      };
+      const id = issue();
+      issue({
+        order_id: 'T01-20250301-030000001-AAAA',
+        reason: 'not_forward',
+        status: 'EXPIRED',
+        body_sha256: '1'.repeat(64),
+      });
+      expect(() => issue({ body_sha256: '2'.repeat(64), status: 'PENDING' })).toThrow(/CHECK constraint failed/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), reason: 'because' })).toThrow(/CHECK constraint failed/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), amount: 0 })).toThrow(/CHECK constraint failed/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), amount: 'lots' })).toThrow(
+        /cannot store TEXT value in INTEGER column callback_issues.amount/,
+      );
+      expect(() => issue({ body_sha256: 'F'.repeat(64) })).toThrow(/CHECK constraint failed/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), received_at: '2025-03-01 03:00' })).toThrow(/CHECK constraint/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), order_id: '' })).toThrow(/CHECK constraint failed/);
+      expect(() => issue({ body_sha256: '2'.repeat(64), acknowledged_at: T0 })).toThrow(/CHECK constraint failed/);
+      expect(() => issue()).toThrow(/callback_issues: a row cannot be replaced/);
+      const ack = db.prepare(
+        'UPDATE callback_issues SET acknowledged_at = ?, acknowledged_by = ?, note = ? WHERE id = ?',
+      );
+      expect(() => ack.run(T0, 'Sri', 'no', id)).toThrow(/CHECK constraint failed/);
+      expect(() => ack.run(T0, null, 'a reason', id)).toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare('UPDATE callback_issues SET status = ? WHERE id = ?').run('FAILED', id)).toThrow(
+        /callback_issues: a row can only be acknowledged, once/,
+      );
+      ack.run(at(9), 'Sri', 'the other till', id);
+      expect(() => ack.run(at(10), 'Budi', 'again please', id)).toThrow(/can only be acknowledged, once/);
+      expect(() => db.prepare('DELETE FROM callback_issues WHERE id = ?').run(id)).toThrow(/cannot be deleted/);
+      expect(db.prepare('SELECT acknowledged_by, note FROM callback_issues WHERE id = ?').get(id)).toEqual({
+        acknowledged_by: 'Sri',
+        note: 'the other till',
+      });
+
+      // closings: one per store day, a real date, figures a JSON object, never changed, removed or replaced.
+      const sri = db.prepare("SELECT id FROM staff WHERE name = 'Sri'").pluck().get() as number;
+      const close = (overrides: Record<string, unknown> = {}) => {
+        const row = {
+          day: '2025-03-01',
+          time_zone: 'Asia/Jakarta',
+          closed_at: at(50),
+          closed_by_staff_id: sri,
+          closed_by: 'Sri',
+          figures: '{"paid":{"count":1,"amount":25000}}',
+          open_attention: 2,
+          last_event_seq: 12,
+          ...overrides,
+        };
+        const cols = Object.keys(row);
+        db.prepare(`INSERT INTO closings (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(
+          row,
+        );
+      };
+      close();
+      close({ day: '2025-03-02', closed_by_staff_id: null, closed_by: 'cli:sri' });
+      expect(() => close({ day: '2025-02-30' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-3-3' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', figures: '[1]' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', figures: '{' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', open_attention: -1 })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', closed_by: '' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', closed_at: '2025-03-04' })).toThrow(/CHECK constraint failed/);
+      expect(() => close({ day: '2025-03-04', closed_by_staff_id: 999 })).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => close()).toThrow(/closings: a closed day cannot be closed again/);
+      expect(() => db.prepare('INSERT OR REPLACE INTO closings SELECT * FROM closings').run()).toThrow(/closed again/);
+      expect(() => db.prepare("UPDATE closings SET figures = '{}'").run()).toThrow(/a closed day cannot be changed/);
+      expect(() => db.prepare('DELETE FROM closings').run()).toThrow(/a closed day cannot be reopened/);
+      expect(db.prepare('SELECT day FROM closings ORDER BY day').pluck().all()).toEqual(['2025-03-01', '2025-03-02']);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
+
+/** A version-5 database as the counter leaves it: the version-3 day, staff, their orders, the audit log. */
+function seedRealisticV5(db: Database): void {
+  seedRealisticV3(db);
+  const sri = insertStaff(db, 'Sri', { role: 'manager' });
+  const budi = insertStaff(db, 'Budi');
+  insertOrder(db, 'T01-20250301-031000000-HHHH', {
+    state: 'paid',
+    staff_id: budi,
+    paid_at: at(12),
+    updated_at: at(12),
+  });
+  addEvent(db, 'T01-20250301-031000000-HHHH', { type: 'created', source: 'cashier', to: 'creating', actor: 'Budi' });
+  insertAudit(db, { actor_staff_id: sri, actor: 'Sri', source: 'app', action: 'staff.added' });
+  db.prepare('UPDATE pin_lockout SET failures = 1, last_failure_at = ?').run(at(5));
+}
 
 describe('database migrations', () => {
   it('has a test for every migration, numbered 1..N', () => {
@@ -699,7 +830,7 @@ describe('database migrations', () => {
     v4.close();
 
     const db = track(openDatabase(path));
-    expect(schemaVersion(db)).toBe(5);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shapeV4)).toEqual(before);
     expect(db.prepare('SELECT quote(staff_id) FROM orders').pluck().all()).toEqual(Array(orderCount).fill('NULL'));
     // The column was added at the end, so every other column keeps its place (and `SELECT *` its order).
@@ -719,6 +850,42 @@ describe('database migrations', () => {
     insertAudit(db, { actor_staff_id: sri, actor: 'Sri', source: 'app', action: 'staff.added' });
     expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'audit_events'").pluck().get()).toBe(1);
     expect(db.pragma('foreign_key_check')).toEqual([]);
+  });
+
+  it('migration 6 carries a realistic version-5 file over value for value; nothing is closed, no issue is open', () => {
+    const path = join(dir, 'loket.db');
+    const v5 = rawDb();
+    migrate(v5, MIGRATIONS.slice(0, 5));
+    seedRealisticV5(v5);
+    const shapeV5 = shapeOf(v5);
+    const before = exactDump(v5);
+    const schemaV5 = v5.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    v5.close();
+
+    const db = track(openDatabase(path));
+    expect(schemaVersion(db)).toBe(6);
+    expect(exactDump(db, shapeV5)).toEqual(before);
+    // No table of version 5 changed shape: migration 6 only adds tables, triggers and indexes.
+    expect(shapeOf(db)).toEqual({ ...shapeV5, callback_issues: expect.any(Array), closings: expect.any(Array) });
+    expect(
+      db
+        .prepare(
+          "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN ('callback_issues', 'closings') ORDER BY name",
+        )
+        .all(),
+    ).toEqual(schemaV5);
+    expect(db.prepare('SELECT COUNT(*) FROM closings').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM callback_issues').pluck().get()).toBe(0);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    // The new indexes answer the day report from the index alone.
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT method_id, state, staff_id, COUNT(*), SUM(amount) FROM orders
+         WHERE created_at >= ? AND created_at < ? AND training = 0 GROUP BY method_id, state, staff_id`,
+      )
+      .all(T0, at(59)) as { detail: string }[];
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/USING COVERING INDEX orders_day_report/);
   });
 
   it('the schema holds every payment kind and event source the code has (a new one needs a migration)', () => {

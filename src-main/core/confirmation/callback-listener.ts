@@ -9,6 +9,7 @@ import { verifyBodySign, type SigningProfile } from '../bodysign';
 import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';
 import { readBody } from '../http/read-body';
+import { CallbackIssues, type NewCallbackIssue } from '../reports/callback-issues';
 import { CallbackReceipts } from './callback-receipts';
 
 /**
@@ -39,6 +40,12 @@ export interface CallbackListenerOptions {
    * callback with a 500, before anything is written). Default: a store on the log's connection and clock.
    */
   receipts?: CallbackReceipts;
+  /**
+   * Where authentic callbacks that could not be applied are recorded for the manager's attention queue (an
+   * unknown order, another amount, a status that is not a forward change), once per distinct body. Default: a
+   * store on the log's connection and clock.
+   */
+  issues?: CallbackIssues;
   /** Default 16 KiB; a real callback is a few hundred bytes. */
   bodyLimitBytes?: number;
   /** One line per callback that did not apply cleanly; never carries the key or a signature. */
@@ -115,10 +122,11 @@ export function createCallbackHandler(
   const limit = options.bodyLimitBytes ?? DEFAULT_CALLBACK_BODY_LIMIT;
   const report = options.report ?? (() => undefined);
   const receipts = options.receipts ?? new CallbackReceipts(options.log.db, options.log.clock);
+  const issues = options.issues ?? new CallbackIssues(options.log.db, options.log.clock);
 
   return async (req, res) => {
     try {
-      const answer = await handle(req, options, receipts, limit, report);
+      const answer = await handle(req, options, receipts, issues, limit, report);
       send(res, answer);
     } catch (err) {
       // The detail goes to the report only: an answer must never carry internals.
@@ -165,6 +173,7 @@ async function handle(
   req: IncomingMessage,
   options: Omit<CallbackListenerOptions, 'host' | 'port'>,
   receipts: CallbackReceipts,
+  issues: CallbackIssues,
   limit: number,
   report: (line: string) => void,
 ): Promise<Answer> {
@@ -226,13 +235,26 @@ async function handle(
     // an authentic payment notice that nobody in Loket could act on (there is no order to flag). Retries
     // change nothing here, and the gateway's delivery log keeps showing the callback as undelivered.
     report(`callback for unknown order ${JSON.stringify(id)} (status ${payload.status}); answered 404`);
+    // For the manager's attention queue, once per body; the answer stays 404 whatever the recording does.
+    recordIssue(
+      issues,
+      { orderId: id, status: payload.status, reason: 'unknown_order', amount: payload.amount, bodySha256 },
+      report,
+    );
     return fail(404, RETCODE.ORDER_NOT_FOUND, `merchant_transaction_id: no order ${JSON.stringify(id)} here`);
   }
   if (order.state === 'creating') {
     // The gateway's answer to the create call has not been applied yet; a retry after it has will apply.
     return fail(409, RETCODE.ILLEGAL_TRANSITION, `order ${id} is still being created; retry later`);
   }
-  if (payload.amount !== order.amount) return amountMismatch(options.log, order, payload, bodySha256, report);
+  if (payload.amount !== order.amount) {
+    recordIssue(
+      issues,
+      { orderId: id, status: payload.status, reason: 'amount_mismatch', amount: payload.amount, bodySha256 },
+      report,
+    );
+    return amountMismatch(options.log, order, payload, bodySha256, report);
+  }
 
   const meta = {
     source: 'callback' as const,
@@ -255,7 +277,19 @@ async function handle(
     ) {
       return undefined;
     }
-    return options.orders.applyGatewayStatus(id, payload.status, meta, { callback: payload, bodySha256 });
+    const applied = options.orders.applyGatewayStatus(id, payload.status, meta, { callback: payload, bodySha256 });
+    if (applied.applied === 'unchanged' && applied.order.state !== GATEWAY_STATUS_STATE[payload.status]) {
+      // Not forward (EXPIRED after PAID, PAID after FAILED…): the state stays, but the contradiction is kept
+      // in the order's history, and as an issue for the manager's attention queue, in the receipt's
+      // transaction: a replay of this body is dropped as a replay, so it must not be lost in between.
+      options.log.note(id, {
+        ...meta,
+        reason: `gateway callback reported ${payload.status} while the order is ${applied.order.state}; ignored, only forward changes apply`,
+        payload: { callback: payload, bodySha256 },
+      });
+      issues.record({ orderId: id, status: payload.status, reason: 'not_forward', amount: payload.amount, bodySha256 });
+    }
+    return applied;
   });
   if (!result) return ok(`callback for order ${id} was already processed; nothing changed`);
   switch (result.applied) {
@@ -267,13 +301,7 @@ async function handle(
     case 'unchanged': {
       const reported = GATEWAY_STATUS_STATE[payload.status];
       if (result.order.state === reported) return ok(`order ${id} was already ${reported}; nothing changed`);
-      // Not forward (EXPIRED after PAID, PAID after FAILED…): the state stays, but the contradiction is
-      // kept in the order's history so a manager can see the gateway said something else.
-      options.log.note(id, {
-        ...meta,
-        reason: `gateway callback reported ${payload.status} while the order is ${result.order.state}; ignored, only forward changes apply`,
-        payload: { callback: payload, bodySha256 },
-      });
+      // Noted on the order and recorded as an issue above, with the receipt.
       return ok(`order ${id} is ${result.order.state}; ${payload.status} is not a forward change and was ignored`);
     }
   }
@@ -307,6 +335,20 @@ function amountMismatch(
     RETCODE.ILLEGAL_TRANSITION,
     `amount: ${payload.amount} does not match the order's amount; the callback was not applied`,
   );
+}
+
+/**
+ * Records a refused authentic callback for the attention queue. A failure to record is reported and swallowed:
+ * the gateway gets the same refusal either way (and retries), so the record never blocks or changes its answer.
+ */
+function recordIssue(issues: CallbackIssues, issue: NewCallbackIssue, report: (line: string) => void): void {
+  try {
+    issues.record(issue);
+  } catch (err) {
+    report(
+      `callback for order ${JSON.stringify(issue.orderId)}: could not record the issue: ${(err as Error)?.message ?? String(err)}`,
+    );
+  }
 }
 
 function pathOf(url: string | undefined): string | undefined {

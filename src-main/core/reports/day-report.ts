@@ -1,0 +1,436 @@
+import type { Database } from 'better-sqlite3';
+import type { Lang } from '../../common/app-info';
+import { dayIn } from '../../common/gateway-time';
+import { ORDER_STATES, type OrderState } from '../../common/order';
+import type { PaymentMethod } from '../../common/payment-methods';
+import type { AfterClosingChange, ClosingRecord, CountAmount, DayReport, ReportFigures } from '../../common/reports';
+import { rowToEvent, type EventRow } from '../orders/order-rows';
+import { formatReceiptTime } from '../receipts/receipt-model';
+import { attention } from './attention';
+import { invalidQuery, refused } from './errors';
+import { dbOf, stmt, storeDays, type Books } from './sql';
+
+/** The store's staff, former members too (StaffStore.list({ includeInactive: true })), to name them. */
+export type StaffNames = readonly { id: number; name: string }[];
+
+export interface FiguresOptions {
+  /**
+   * Which orders count: false (the default) for the store's books, where a training order never counts; true
+   * for the training log (training/loket.db), whose orders all are.
+   */
+  training?: boolean;
+  /** The language of the method names and of "nobody signed in": the store's. Default 'id'. */
+  lang?: Lang;
+}
+
+const NOBODY: Record<Lang, string> = { id: '(tanpa kasir)', en: '(nobody signed in)' };
+
+interface GroupRow {
+  methodId: string;
+  state: OrderState;
+  staffId: number | null;
+  count: number;
+  amount: number;
+}
+
+const zero = (): CountAmount => ({ count: 0, amount: 0 });
+const addTo = (to: CountAmount, row: CountAmount) => {
+  to.count += row.count;
+  to.amount += row.amount;
+};
+
+/**
+ * The figures of the store days `fromDay`..`toDay` in `timeZone` (docs/end-of-day.md, "The figures"): every
+ * order created in them by method (with its paid part), by state and by the staff member who sold, the paid
+ * total and the total of all orders. Amounts are whole rupiah. One pass over the days' orders, read from an
+ * index (migration 6's orders_day_report) without touching the table.
+ *
+ * byMethod follows the order of `methods` (the catalogue), then any other method id alphabetically; byState
+ * the order of the state machine; byStaff the names, with orders nobody signed in for last. Only what occurs.
+ */
+export function figures(
+  books: Books,
+  fromDay: string,
+  toDay: string,
+  timeZone: string,
+  methods: readonly PaymentMethod[],
+  staffNames: StaffNames,
+  options: FiguresOptions = {},
+): ReportFigures {
+  const db = dbOf(books);
+  const lang = options.lang ?? 'id';
+  const range = storeDays(fromDay, toDay, timeZone);
+  const rows = stmt<[string, string, number], GroupRow>(
+    db,
+    `SELECT method_id AS methodId, state, staff_id AS staffId, COUNT(*) AS count, SUM(amount) AS amount
+     FROM orders WHERE created_at >= ? AND created_at < ? AND training = ?
+     GROUP BY method_id, state, staff_id`,
+  ).all(range.from.toISOString(), range.to.toISOString(), options.training ? 1 : 0);
+
+  const m: Marginals = { paid: zero(), orders: zero(), byMethod: new Map(), byState: new Map(), byStaff: new Map() };
+  for (const row of rows) {
+    const isPaid = row.state === 'paid';
+    addTo(m.orders, row);
+    if (isPaid) addTo(m.paid, row);
+    const method = m.byMethod.get(row.methodId) ?? { ...zero(), paid: zero() };
+    addTo(method, row);
+    if (isPaid) addTo(method.paid, row);
+    m.byMethod.set(row.methodId, method);
+    const state = m.byState.get(row.state) ?? zero();
+    addTo(state, row);
+    m.byState.set(row.state, state);
+    const staff = m.byStaff.get(row.staffId) ?? { ...zero(), paid: zero() };
+    addTo(staff, row);
+    if (isPaid) addTo(staff.paid, row);
+    m.byStaff.set(row.staffId, staff);
+  }
+  return assemble(m, { from: fromDay, to: toDay, timeZone }, methods, staffNames, lang);
+}
+
+interface Marginals {
+  paid: CountAmount;
+  orders: CountAmount;
+  byMethod: Map<string, CountAmount & { paid: CountAmount }>;
+  byState: Map<OrderState, CountAmount>;
+  byStaff: Map<number | null, CountAmount & { paid: CountAmount }>;
+}
+
+/** The figures with their names and order (see `figures`), from the counts. */
+function assemble(
+  m: Marginals,
+  span: Pick<ReportFigures, 'from' | 'to' | 'timeZone'>,
+  methods: readonly PaymentMethod[],
+  staffNames: StaffNames,
+  lang: Lang,
+): ReportFigures {
+  const catalogueOrder = new Map(methods.map((method, i) => [method.id, i]));
+  const methodIds = [...m.byMethod.keys()].sort((a, b) => {
+    const ia = catalogueOrder.get(a) ?? Infinity;
+    const ib = catalogueOrder.get(b) ?? Infinity;
+    return ia !== ib ? ia - ib : a < b ? -1 : a > b ? 1 : 0;
+  });
+  const names = new Map(staffNames.map((s) => [s.id, s.name]));
+  const staffName = (id: number | null) => (id === null ? NOBODY[lang] : (names.get(id) ?? `#${id}`));
+  const staffIds = [...m.byStaff.keys()].sort((a, b) => {
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    const na = staffName(a).toLowerCase();
+    const nb = staffName(b).toLowerCase();
+    return na < nb ? -1 : na > nb ? 1 : a - b;
+  });
+  const copy = (c: CountAmount): CountAmount => ({ count: c.count, amount: c.amount });
+  return {
+    ...span,
+    paid: copy(m.paid),
+    orders: copy(m.orders),
+    byMethod: methodIds.map((methodId) => {
+      const x = m.byMethod.get(methodId)!;
+      return {
+        methodId,
+        label: methods.find((method) => method.id === methodId)?.label[lang] ?? methodId,
+        ...copy(x),
+        paid: copy(x.paid),
+      };
+    }),
+    byState: ORDER_STATES.filter((state) => m.byState.has(state)).map((state) => ({
+      state,
+      ...copy(m.byState.get(state)!),
+    })),
+    byStaff: staffIds.map((staffId) => {
+      const x = m.byStaff.get(staffId)!;
+      return { staffId, name: staffName(staffId), ...copy(x), paid: copy(x.paid) };
+    }),
+  };
+}
+
+/** Stored figures as counts to work on (copies: the stored ones stay as they are). */
+function marginalsOf(f: ReportFigures): Marginals {
+  const copy = (c: CountAmount): CountAmount => ({ count: c.count, amount: c.amount });
+  return {
+    paid: copy(f.paid),
+    orders: copy(f.orders),
+    byMethod: new Map(f.byMethod.map((x) => [x.methodId, { ...copy(x), paid: copy(x.paid) }])),
+    byState: new Map(f.byState.map((x) => [x.state, copy(x)])),
+    byStaff: new Map(f.byStaff.map((x) => [x.staffId, { ...copy(x), paid: copy(x.paid) }])),
+  };
+}
+
+/** Stored figures with today's names: the same counts, named and ordered as `figures` would now. */
+function relabel(
+  f: ReportFigures,
+  methods: readonly PaymentMethod[],
+  staffNames: StaffNames,
+  lang: Lang,
+): ReportFigures {
+  return assemble(marginalsOf(f), { from: f.from, to: f.to, timeZone: f.timeZone }, methods, staffNames, lang);
+}
+
+/**
+ * The figures now of a closed day, from the closing's and the changes since, without reading the day again.
+ * Orders change only through their events, and only their state: an order's method, staff member and amount
+ * never change. So each order with a state change (or a creation) since the closing moves from the state it
+ * had then — the `from` of its first change since, or nowhere for an order created since — to the state it
+ * has now; every other order counts as it did. (test/node/day-report.test.ts checks this against `figures`.)
+ */
+function rollForward(
+  db: Database,
+  closing: ClosingRecord,
+  changes: readonly AfterClosingChange[],
+  methods: readonly PaymentMethod[],
+  staffNames: StaffNames,
+  lang: Lang,
+): ReportFigures {
+  const m = marginalsOf(closing.figures);
+  const then = new Map<string, OrderState | null>();
+  for (const c of changes) {
+    if (then.has(c.orderId)) continue;
+    if (c.type === 'created') then.set(c.orderId, null);
+    else if (c.type === 'state_changed' && c.from !== undefined) then.set(c.orderId, c.from);
+  }
+  const read = stmt<[string], { state: OrderState; methodId: string; staffId: number | null; amount: number }>(
+    db,
+    'SELECT state, method_id AS methodId, staff_id AS staffId, amount FROM orders WHERE id = ?',
+  );
+  const add = (to: CountAmount, amount: number, sign: 1 | -1) => {
+    to.count += sign;
+    to.amount += sign * amount;
+  };
+  for (const [id, before] of then) {
+    const now = read.get(id);
+    if (!now || now.state === before) continue;
+    const method = m.byMethod.get(now.methodId) ?? { ...zero(), paid: zero() };
+    const staff = m.byStaff.get(now.staffId) ?? { ...zero(), paid: zero() };
+    m.byMethod.set(now.methodId, method);
+    m.byStaff.set(now.staffId, staff);
+    const move = (state: OrderState, sign: 1 | -1) => {
+      const s = m.byState.get(state) ?? zero();
+      add(s, now.amount, sign);
+      if (s.count === 0) m.byState.delete(state);
+      else m.byState.set(state, s);
+      if (state !== 'paid') return;
+      for (const part of [m.paid, method.paid, staff.paid]) add(part, now.amount, sign);
+    };
+    if (before === null) for (const part of [m.orders, method, staff]) add(part, now.amount, 1);
+    else move(before, -1);
+    move(now.state, 1);
+  }
+  const f = closing.figures;
+  return assemble(m, { from: f.from, to: f.to, timeZone: f.timeZone }, methods, staffNames, lang);
+}
+
+// ---------------------------------------------------------------- closing the day
+
+interface ClosingRow {
+  day: string;
+  time_zone: string;
+  closed_at: string;
+  closed_by_staff_id: number | null;
+  closed_by: string;
+  figures: string;
+  open_attention: number;
+  last_event_seq: number;
+}
+
+function toRecord(row: ClosingRow): ClosingRecord {
+  return {
+    day: row.day,
+    timeZone: row.time_zone,
+    closedAt: row.closed_at,
+    closedBy: { ...(row.closed_by_staff_id === null ? {} : { staffId: row.closed_by_staff_id }), name: row.closed_by },
+    figures: JSON.parse(row.figures) as ReportFigures,
+    openAttention: row.open_attention,
+  };
+}
+
+function closingRow(db: Database, day: string): ClosingRow | undefined {
+  return stmt<[string], ClosingRow>(db, 'SELECT * FROM closings WHERE day = ?').get(day);
+}
+
+/** The closing record of `day`, if it was closed. */
+export function closingOf(books: Books, day: string): ClosingRecord | undefined {
+  const row = closingRow(dbOf(books), day);
+  return row && toRecord(row);
+}
+
+/** The closed days in [fromDay, toDay] (store days, as text), oldest first. */
+export function closings(books: Books, fromDay: string, toDay: string): ClosingRecord[] {
+  return stmt<[string, string], ClosingRow>(
+    dbOf(books),
+    'SELECT * FROM closings WHERE day >= ? AND day <= ? ORDER BY day',
+  )
+    .all(fromDay, toDay)
+    .map(toRecord);
+}
+
+export interface CloseDayOptions extends FiguresOptions {
+  /** The store's zone now; the record keeps it, and the day's orders stay those of this zone. */
+  timeZone: string;
+  now: Date;
+  /** A member of staff (name and id), or `cli:<user>`. In the training log (no staff there) the id is not kept. */
+  by: { name: string; staffId?: number };
+  methods: readonly PaymentMethod[];
+  staffNames: StaffNames;
+}
+
+/**
+ * Closes a store day (docs/end-of-day.md, "Closing the day"): stores its figures as they are now, who closed it
+ * and how many attention items were still open, in `closings` — a record the database refuses to change or
+ * remove. A day can be closed from the moment it begins in the store's zone (a store closes today, in the
+ * evening); a day still to come cannot. A day is closed once: a second close is refused (`conflict`), and
+ * changes to its orders afterwards are listed on its report as after closing, never folded into these figures.
+ * Open attention items do not stop it: their count is recorded (and said).
+ */
+export function closeDay(books: Books, day: string, options: CloseDayOptions): ClosingRecord {
+  const db = dbOf(books);
+  storeDays(day, day, options.timeZone);
+  const today = dayIn(options.now, options.timeZone);
+  if (day > today)
+    throw refused(
+      `${day} has not begun yet in ${options.timeZone} (today is ${today}): a day can be closed from the day itself on, not before`,
+    );
+  const name = options.by.name.trim();
+  if (name.length < 1 || name.length > 100) throw invalidQuery('closed by: a name of 1 to 100 characters');
+
+  const write = db.transaction((): ClosingRecord => {
+    // Read under the write lock: figures, the open items and the last event are one moment of the books.
+    const existing = closingRow(db, day);
+    if (existing)
+      throw refused(
+        `${day} was already closed at ${formatReceiptTime(new Date(existing.closed_at), existing.time_zone)} by ` +
+          `${existing.closed_by}: a closed day stays closed, ` +
+          'and changes since are listed on its report as after closing',
+      );
+    const dayFigures = figures(db, day, day, options.timeZone, options.methods, options.staffNames, options);
+    const range = storeDays(day, day, options.timeZone);
+    const open = attention(db, options.now, { from: range.from, to: range.to }).length;
+    const lastSeq = stmt<[], number>(db, 'SELECT COALESCE(MAX(seq), 0) FROM order_events').pluck().get()!;
+    const staffId = options.training ? undefined : options.by.staffId;
+    stmt(
+      db,
+      `INSERT INTO closings (day, time_zone, closed_at, closed_by_staff_id, closed_by, figures, open_attention, last_event_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      day,
+      options.timeZone,
+      options.now.toISOString(),
+      staffId ?? null,
+      name,
+      JSON.stringify(dayFigures),
+      open,
+      lastSeq,
+    );
+    return toRecord(closingRow(db, day)!);
+  });
+  return db.inTransaction ? write() : write.immediate();
+}
+
+/**
+ * Every change to an order of a closed day made after it was closed (an event written after the closing, for
+ * an order created that day in the zone of the closing), oldest first. A sale made on that day after it was
+ * closed is here too, from its `created` event on.
+ */
+export function afterClosing(books: Books, day: string, training = false): AfterClosingChange[] {
+  const db = dbOf(books);
+  const row = closingRow(db, day);
+  return row ? changesSince(db, row, training) : [];
+}
+
+function changesSince(db: Database, row: ClosingRow, training: boolean): AfterClosingChange[] {
+  // The events since the closing are those above its last sequence number. Two ways to find the day's among
+  // them, both from indexes: from the events (few since a recent closing), or from the day's orders, each
+  // probed for later events (a closing long ago). The cheaper one by count; SQLite keeps no statistics here.
+  const lastSeq = stmt<[], number>(db, 'SELECT COALESCE(MAX(seq), 0) FROM order_events').pluck().get()!;
+  const since = lastSeq - row.last_event_seq;
+  if (since <= 0) return [];
+  const range = storeDays(row.day, row.day, row.time_zone);
+  const dayOrders = (JSON.parse(row.figures) as ReportFigures).orders.count;
+  const eventsFirst = since <= EVENTS_FIRST_RATIO * Math.max(dayOrders, 1);
+  // CROSS JOIN fixes the loop order (https://sqlite.org/optoverview.html#crossjoin).
+  const sql = eventsFirst
+    ? `SELECT e.* FROM order_events e CROSS JOIN orders o ON o.id = e.order_id
+       WHERE e.seq > ? AND o.created_at >= ? AND o.created_at < ? AND o.training = ? ORDER BY e.seq`
+    : `SELECT e.* FROM orders o CROSS JOIN order_events e ON e.order_id = o.id AND e.seq > ?
+       WHERE o.created_at >= ? AND o.created_at < ? AND o.training = ? ORDER BY e.seq`;
+  return stmt<[number, string, string, number], EventRow>(db, sql)
+    .all(row.last_event_seq, range.from.toISOString(), range.to.toISOString(), training ? 1 : 0)
+    .map((r) => {
+      const e = rowToEvent(r);
+      const change: AfterClosingChange = { orderId: e.orderId, at: e.at, type: e.type, source: e.source };
+      if (e.from !== undefined) change.from = e.from;
+      if (e.to !== undefined) change.to = e.to;
+      if (e.actor !== undefined) change.actor = e.actor;
+      if (e.reason !== undefined) change.reason = e.reason;
+      return change;
+    });
+}
+
+/**
+ * Walking an event since the closing (and looking up its order) costs about three times probing one of the
+ * day's orders for later events (measured on a 1,000,000-order file; docs/end-of-day.md, "Performance").
+ */
+const EVENTS_FIRST_RATIO = 1 / 3;
+
+export interface DayReportOptions extends FiguresOptions {
+  /** The store's zone; a closed day is reported in the zone it was closed in. */
+  timeZone: string;
+  now: Date;
+  methods: readonly PaymentMethod[];
+  staffNames: StaffNames;
+}
+
+/**
+ * A store day's report (docs/end-of-day.md): its figures now, its attention items (those of its orders), and
+ * — once it is closed — the closing record with the figures as they were then, and the changes since.
+ */
+export function dayReport(books: Books, day: string, options: DayReportOptions): DayReport {
+  const db = dbOf(books);
+  storeDays(day, day, options.timeZone);
+  const row = closingRow(db, day);
+  const closing = row && toRecord(row);
+  const timeZone = closing?.timeZone ?? options.timeZone;
+  const range = storeDays(day, day, timeZone);
+  const changes = row ? changesSince(db, row, options.training ?? false) : [];
+  return {
+    date: day,
+    timeZone,
+    // A closed day's figures now are its closing's, rolled forward by the changes since (none: the same
+    // counts); the names (methods, staff, the language) are today's either way.
+    figures: closing
+      ? changes.length === 0
+        ? relabel(closing.figures, options.methods, options.staffNames, options.lang ?? 'id')
+        : rollForward(db, closing, changes, options.methods, options.staffNames, options.lang ?? 'id')
+      : figures(db, day, day, timeZone, options.methods, options.staffNames, options),
+    attention: attention(db, options.now, {
+      from: range.from,
+      to: range.to,
+      lang: options.lang ?? 'id',
+      methods: options.methods,
+    }),
+    ...(closing ? { closing } : {}),
+    afterClosing: changes,
+    training: options.training ?? false,
+  };
+}
+
+/**
+ * The report as the CLI's `report --json` prints it (docs/cli.md): the day's headline figures at the top level —
+ * for a closed day the figures of its closing, the official ones; else the figures now — then every field of
+ * the DayReport as it is.
+ */
+export function dayReportJson(report: DayReport): Record<string, unknown> {
+  const official = report.closing?.figures ?? report.figures;
+  return {
+    date: report.date,
+    timeZone: report.timeZone,
+    closed: report.closing !== undefined,
+    paid: official.paid,
+    orders: official.orders,
+    byMethod: official.byMethod,
+    byState: official.byState,
+    byStaff: official.byStaff,
+    attention: report.attention,
+    figures: report.figures,
+    ...(report.closing ? { closing: report.closing } : {}),
+    afterClosing: report.afterClosing,
+    training: report.training,
+  };
+}

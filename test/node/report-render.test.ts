@@ -1,0 +1,243 @@
+// The day's report rendered (docs/end-of-day.md, "Printing the report"): on the receipt printer (ESC/POS, 58 and
+// 80 mm, golden files) and as an A4 page (self-contained HTML that prints and saves to PDF), in 'id' and 'en'.
+import { describe, expect, it, vi } from 'vitest';
+import type { DayReport, ReportFigures } from '../../src-main/common/reports';
+import { formatRupiah } from '../../src-main/common/money';
+import { CHARS_PER_LINE } from '../../src-main/core/receipts/receipt-escpos';
+import { buildReportDoc, type ReportContext } from '../../src-main/core/reports/report-model';
+import { renderReportEscPos } from '../../src-main/core/reports/report-escpos';
+import { renderReportHtml } from '../../src-main/core/reports/report-html';
+import { checkGolden, GOLDEN_DIR, printedLines } from './helpers/golden';
+
+const FIGURES: ReportFigures = {
+  from: '2025-03-14',
+  to: '2025-03-14',
+  timeZone: 'Asia/Jakarta',
+  paid: { count: 3, amount: 50_030_001 },
+  orders: { count: 8, amount: 50_126_001 },
+  byMethod: [
+    {
+      methodId: 'qris_dynamic',
+      label: 'QRIS (semua aplikasi)',
+      count: 5,
+      amount: 74_001,
+      paid: { count: 1, amount: 1 },
+    },
+    { methodId: 'ewallet_ovo', label: 'OVO', count: 2, amount: 52_000, paid: { count: 1, amount: 30_000 } },
+    {
+      methodId: 'va_bca',
+      label: 'Virtual Account BCA',
+      count: 1,
+      amount: 50_000_000,
+      paid: { count: 1, amount: 50_000_000 },
+    },
+  ],
+  byState: [
+    { state: 'awaiting_payment', count: 1, amount: 40_000 },
+    { state: 'unknown', count: 1, amount: 12_000 },
+    { state: 'paid', count: 3, amount: 50_030_001 },
+    { state: 'expired', count: 1, amount: 22_000 },
+    { state: 'cancelled', count: 2, amount: 22_000 },
+  ],
+  byStaff: [
+    { staffId: 1, name: 'Ani', count: 4, amount: 74_001, paid: { count: 2, amount: 30_001 } },
+    { staffId: 2, name: 'Budi', count: 3, amount: 50_052_000, paid: { count: 1, amount: 50_000_000 } },
+    { staffId: null, name: '(tanpa kasir)', count: 1, amount: 0, paid: { count: 0, amount: 0 } },
+  ],
+};
+
+const CLOSED: DayReport = {
+  date: '2025-03-14',
+  timeZone: 'Asia/Jakarta',
+  figures: { ...FIGURES, paid: { count: 4, amount: 50_070_001 } },
+  attention: [
+    {
+      kind: 'late_payment',
+      orderId: 'T01-20250314-030500000-LATE',
+      since: '2025-03-14T03:20:00.000Z',
+      summary: 'Dibayar setelah dibatalkan: uangnya ada di suatu tempat (Rp20.000, QRIS (semua aplikasi)).',
+      actions: ['acknowledge'],
+    },
+    {
+      kind: 'callback_problem',
+      orderId: 'T09-20250314-031600000-ZZZZ',
+      since: '2025-03-14T09:45:00.000Z',
+      summary: 'Callback PAID Rp75.000 yang sah untuk pesanan yang tidak ada di kasir ini.',
+      actions: ['acknowledge'],
+      issueId: 4,
+    },
+  ],
+  closing: {
+    day: '2025-03-14',
+    timeZone: 'Asia/Jakarta',
+    closedAt: '2025-03-14T14:00:00.000Z',
+    closedBy: { staffId: 2, name: 'Budi' },
+    figures: FIGURES,
+    openAttention: 2,
+  },
+  afterClosing: [
+    {
+      orderId: 'T01-20250314-040000000-WAIT',
+      at: '2025-03-14T14:30:00.000Z',
+      type: 'state_changed',
+      from: 'awaiting_payment',
+      to: 'paid',
+      source: 'callback',
+      reason: 'gateway callback: PAID (transaction SBX-881)',
+    },
+    {
+      orderId: 'T01-20250314-030500000-LATE',
+      at: '2025-03-15T01:10:00.000Z',
+      type: 'note',
+      source: 'manager',
+      actor: 'Budi',
+      reason: 'dikembalikan tunai kepada pelanggan',
+    },
+  ],
+  training: false,
+};
+
+const OPEN_TRAINING: DayReport = {
+  date: '2025-03-14',
+  timeZone: 'Asia/Jakarta',
+  figures: FIGURES,
+  attention: [],
+  afterClosing: [],
+  training: true,
+};
+
+const CTX: ReportContext = {
+  storeName: 'Toko Sinar Jaya',
+  storeAddress: 'Jl. Merdeka 17, Bandung',
+  lang: 'id',
+  printedAt: new Date('2025-03-15T01:30:00.000Z'),
+};
+
+const GOLDEN = [
+  { name: 'report-closed-id-58', paper: 58, report: CLOSED, ctx: CTX },
+  { name: 'report-closed-id-80', paper: 80, report: CLOSED, ctx: CTX },
+  { name: 'report-open-training-en-80', paper: 80, report: OPEN_TRAINING, ctx: { ...CTX, lang: 'en' } },
+] as const;
+
+const escpos = (g: (typeof GOLDEN)[number]) => renderReportEscPos(buildReportDoc(g.report, g.ctx), { paper: g.paper });
+
+describe('the report on the receipt printer (ESC/POS)', () => {
+  it.each(GOLDEN)('$name equals its golden file byte for byte', (g) => {
+    checkGolden(GOLDEN_DIR, g.name, escpos(g));
+  });
+
+  it('starts with ESC @, ends with a cut, is plain ASCII, and no line is wider than the paper', () => {
+    for (const g of GOLDEN) {
+      const bytes = escpos(g);
+      expect([...bytes.subarray(0, 2)]).toEqual([0x1b, 0x40]);
+      expect([...bytes.subarray(-5)]).toEqual([0x1d, 0x56, 0x00, 0x1b, 0x40]);
+      expect(bytes.every((b) => b < 0x80)).toBe(true);
+      for (const line of printedLines(bytes))
+        expect(line.columns, line.text).toBeLessThanOrEqual(CHARS_PER_LINE[g.paper]);
+    }
+  });
+
+  it('prints the figures of the closing, the open items and the changes after closing', () => {
+    const text = printedLines(escpos(GOLDEN[0]))
+      .map((l) => l.text.trim())
+      .join('\n');
+    for (const amount of [FIGURES.paid.amount, FIGURES.orders.amount, 50_000_000, 30_000, 22_000])
+      expect(text).toContain(formatRupiah(amount));
+    // Not the figures now (Rp50.070.001): the closed figures are the official ones.
+    expect(text).not.toContain(formatRupiah(50_070_001));
+    expect(text).toContain('LAPORAN HARIAN');
+    expect(text).toContain('2025-03-14 21:00 WIB');
+    expect(text).toContain('Pembayaran terlambat');
+    expect(text).toContain('Menunggu pembayaran -> Lunas');
+    expect(text).toContain('Perubahan setelah ditutup (2)');
+  });
+
+  it('is deterministic whatever the clock says, and no text can carry a printer command', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2020-01-01T00:00:00Z'));
+      const a = escpos(GOLDEN[1]);
+      vi.setSystemTime(new Date('2031-06-15T12:34:56Z'));
+      expect(escpos(GOLDEN[1]).equals(a)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    const evil = renderReportEscPos(buildReportDoc(CLOSED, { ...CTX, storeName: 'Toko\u001b@\u001dV\u0000 Jaya' }), {
+      paper: 58,
+    });
+    const plain = renderReportEscPos(buildReportDoc(CLOSED, { ...CTX, storeName: 'Toko @ V Jaya' }), { paper: 58 });
+    expect(evil.equals(plain)).toBe(true);
+    expect(() => renderReportEscPos(buildReportDoc(CLOSED, CTX), { paper: 76 as never })).toThrow(/58 or 80/);
+  });
+});
+
+describe('the report as an A4 page', () => {
+  const html = renderReportHtml(buildReportDoc(CLOSED, CTX));
+
+  it('is one self-contained page: A4, print CSS, no script, no outside resource', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<html lang="id">');
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html).toMatch(/@page \{ size: A4 portrait;/);
+    expect(html).not.toMatch(/<script|<link|<img|\bsrc=|\bhref=|url\(/i);
+  });
+
+  it("holds the store's name, the day, every figure of the closing, the attention items, the closing and what came after", () => {
+    expect(html).toContain('Toko Sinar Jaya');
+    expect(html).toContain('Jl. Merdeka 17, Bandung');
+    expect(html).toContain('LAPORAN HARIAN');
+    expect(html).toContain('2025-03-14 (Asia/Jakarta)');
+    for (const m of FIGURES.byMethod) {
+      expect(html).toContain(`<td>${m.label}</td>`);
+      expect(html).toContain(`<td class="num">${formatRupiah(m.amount)}</td>`);
+      expect(html).toContain(`<td class="num">${formatRupiah(m.paid.amount)}</td>`);
+    }
+    for (const s of FIGURES.byStaff) expect(html).toContain(`<td>${s.name}</td>`);
+    for (const label of ['Menunggu pembayaran', 'Belum diketahui', 'Lunas', 'Kedaluwarsa', 'Dibatalkan'])
+      expect(html).toContain(`<td>${label}</td>`);
+    expect(html).toContain(`<td class="num">${formatRupiah(FIGURES.paid.amount)}</td>`);
+    expect(html).toContain(`<td class="num">${formatRupiah(FIGURES.orders.amount)}</td>`);
+    expect(html).not.toContain(formatRupiah(50_070_001));
+    for (const a of CLOSED.attention) {
+      expect(html).toContain(a.orderId);
+      expect(html).toContain(a.summary);
+    }
+    expect(html).toMatch(/<dt>Ditutup<\/dt><dd>2025-03-14 21:00 WIB<\/dd><dt>Oleh<\/dt><dd>Budi<\/dd>/);
+    expect(html).toContain('<dt>Perlu perhatian saat ditutup</dt><dd>2</dd>');
+    expect(html).toContain('Perubahan setelah ditutup (2)');
+    expect(html).toContain('<td>Menunggu pembayaran → Lunas</td>');
+    expect(html).toContain('dikembalikan tunai kepada pelanggan');
+    expect(html).toContain('Dicetak 2025-03-15 08:30 WIB');
+  });
+
+  it('in English too; a day not closed is marked so, and a training report as training', () => {
+    const en = renderReportHtml(buildReportDoc(OPEN_TRAINING, { ...CTX, lang: 'en' }));
+    expect(en).toContain('<html lang="en">');
+    for (const words of [
+      'DAY REPORT',
+      'By method',
+      'By state',
+      'By staff',
+      'Needs attention (0)',
+      'Nothing needs attention.',
+    ])
+      expect(en).toContain(words);
+    expect(en).toContain('NOT CLOSED — FIGURES MAY STILL CHANGE');
+    expect(en).toContain('SANDBOX — TRAINING, NOT THE STORE&#39;S BOOKS');
+    expect(en).toContain('<dt>Status</dt><dd>not closed</dd>');
+    expect(en).not.toContain('Changes after closing');
+    expect(html).not.toContain('BELUM DITUTUP');
+  });
+
+  it('escapes every text', () => {
+    const evil = renderReportHtml(
+      buildReportDoc(
+        { ...CLOSED, attention: [{ ...CLOSED.attention[0]!, summary: '<script>alert(1)</script>' }] },
+        { ...CTX, storeName: 'Toko <b>"Jaya"</b> & Co' },
+      ),
+    );
+    expect(evil).not.toContain('<script>');
+    expect(evil).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(evil).toContain('Toko &lt;b&gt;&quot;Jaya&quot;&lt;/b&gt; &amp; Co');
+  });
+});
