@@ -432,7 +432,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     store,
     upkeep,
     close: async () => {
-      upkeep.stop();
+      await upkeep.stop();
       await gate.exclusive(async () => {
         store.access.lockAll();
         await current.close();

@@ -98,6 +98,8 @@ describe('the desktop shell', () => {
   });
 
   it('the hosted payment page: allowed by the setting, in the display window only, on the gateway’s origin only', async () => {
+    // One sale at a time on the display: the earlier test's sale is set aside first.
+    await call(cashier, 'showOnDisplay', null);
     const charged = await call<ChargeResult>(cashier, 'createOrder', {
       methodId: 'qris_dynamic',
       amount: 15000,

@@ -344,7 +344,13 @@ describe('section changes: the next settings, the changed fields, the problems b
     const network = ok(
       changePrinter(DEFAULT_SETTINGS, { kind: 'network', host: ' 192.168.1.50 ', port: 9100, paper: 80 }),
     );
-    expect(network.next.printer).toEqual({ kind: 'network', host: '192.168.1.50', port: 9100, paper: 80 });
+    expect(network.next.printer).toEqual({
+      kind: 'network',
+      host: '192.168.1.50',
+      port: 9100,
+      paper: 80,
+      autoPrint: false,
+    });
     expect(network.changed).toEqual([
       { field: 'printer.kind', from: 'none', to: 'network' },
       { field: 'printer.paper', from: 58, to: 80 },
@@ -352,7 +358,7 @@ describe('section changes: the next settings, the changed fields, the problems b
       { field: 'printer.port', from: null, to: 9100 },
     ]);
     const system = ok(changePrinter(network.next, { kind: 'system', host: null, port: null, systemName: 'POS-58' }));
-    expect(system.next.printer).toEqual({ kind: 'system', paper: 80, systemName: 'POS-58' });
+    expect(system.next.printer).toEqual({ kind: 'system', paper: 80, systemName: 'POS-58', autoPrint: false });
     expect(issues(changePrinter(network.next, { port: 0 }))).toEqual([
       {
         field: 'printer.port',

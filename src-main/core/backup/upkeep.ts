@@ -60,12 +60,22 @@ export class Upkeep {
     this.timer = (this.options.timers ?? realTimers).every(() => void this.tick(), TICK_MS);
   }
 
-  stop(): void {
+  /** Stops the timers and waits for a backup in progress: the database must not close under it. */
+  async stop(): Promise<void> {
     this.timer?.cancel();
     this.timer = undefined;
+    await this.running;
   }
 
   async backup(reason: BackupReason): Promise<BackupResult | undefined> {
+    const run = this.backupNow(reason);
+    this.running = run.then(() => undefined);
+    return run;
+  }
+
+  private running: Promise<void> = Promise.resolve();
+
+  private async backupNow(reason: BackupReason): Promise<BackupResult | undefined> {
     this.lastBackupAt = this.clock.now().getTime();
     try {
       const result = await this.options.backups.create(this.options.storeDb, reason, this.options.copyTo());
