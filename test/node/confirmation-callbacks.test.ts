@@ -127,6 +127,8 @@ describe('callback vectors sent by hand', () => {
     const after = loket.log.get(order.id)!;
     expect(after.state).toBe('paid');
     expect(after.paidAt).toBeDefined();
+    // A QRIS order learns the gateway's transaction id from the callback (its create answer had none).
+    expect(after.gatewayTransactionId).toBe('SBX-HAND-0001');
     const events = stateChanges(order.id, 'callback');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ from: 'awaiting_payment', to: 'paid', source: 'callback' });

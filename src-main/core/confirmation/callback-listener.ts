@@ -277,7 +277,13 @@ async function handle(
     ) {
       return undefined;
     }
-    const applied = options.orders.applyGatewayStatus(id, payload.status, meta, { callback: payload, bodySha256 });
+    const applied = options.orders.applyGatewayStatus(
+      id,
+      payload.status,
+      meta,
+      { callback: payload, bodySha256 },
+      payload.transaction_id,
+    );
     if (applied.applied === 'unchanged' && applied.order.state !== GATEWAY_STATUS_STATE[payload.status]) {
       // Not forward (EXPIRED after PAID, PAID after FAILED…): the state stays, but the contradiction is kept
       // in the order's history, and as an issue for the manager's attention queue, in the receipt's
