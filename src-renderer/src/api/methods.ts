@@ -18,6 +18,8 @@ const METHODS = {
   displayState: true,
   receipt: true,
   printReceipt: true,
+  currentSale: true,
+  parkSale: true,
   tillStatus: true,
   signIn: true,
   signOut: true,

@@ -23,6 +23,43 @@ function formatter(lang: Lang, timeZone: string, options: Intl.DateTimeFormatOpt
   }
 }
 
+/** Indonesia's own zone names (as on the receipt); any other zone shows its UTC offset, e.g. "GMT+1". */
+const ZONE_NAMES: Readonly<Record<string, string>> = {
+  'Asia/Jakarta': 'WIB',
+  'Asia/Pontianak': 'WIB',
+  'Asia/Makassar': 'WITA',
+  'Asia/Ujung_Pandang': 'WITA',
+  'Asia/Jayapura': 'WIT',
+};
+
+/** The zone's short name at `at`: WIB, WITA, WIT, else its offset ("GMT+1"); '' for a zone Intl does not know. */
+export function zoneName(timeZone: string, at: Date = new Date()): string {
+  const named = ZONE_NAMES[timeZone];
+  if (named) return named;
+  try {
+    const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName');
+    return part?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** A time with its zone's name: "14.05 WIB". */
+export function formatZonedTime(iso: string, timeZone: string, lang: Lang): string {
+  const zone = zoneName(timeZone, new Date(iso));
+  const time = formatTime(iso, timeZone, lang);
+  return zone ? `${time} ${zone}` : time;
+}
+
+/** A date and time with its zone's name: "23 Nov 2026 13.30 WIB". */
+export function formatZonedDateTime(iso: string, timeZone: string, lang: Lang): string {
+  const zone = zoneName(timeZone, new Date(iso));
+  const time = formatDateTime(iso, timeZone, lang);
+  return zone ? `${time} ${zone}` : time;
+}
+
 /** A time of day in the store's zone, e.g. "14.05" (id) or "14:05" (en). */
 export function formatTime(iso: string, timeZone: string, lang: Lang): string {
   return formatter(lang, timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));

@@ -3,6 +3,7 @@ import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import type { Lang } from '../../../src-main/common/app-info';
 import { formatRupiah } from '../../../src-main/common/money';
 import type { Messages } from '../i18n/i18n.svelte';
+import type { Shown } from '../state/describe-error';
 
 /** The gateway's field names that have an input on the sale form, in the form's order. */
 export const FORM_FIELDS = ['amount', 'item_name', 'payment_method', 'customer_name', 'user_mdn'] as const;
@@ -22,10 +23,18 @@ export function isFormField(field: string): field is FormField {
 }
 
 /**
- * The issue in the screen's language. The common rules are translated; anything else keeps the server's
- * own message, which always names the field and the rule.
+ * The issue in the screen's language. The common rules are translated; for anything else the field is named
+ * in our words, and the server's own message (which names the field and the rule) follows as a detail.
  */
-export function translateIssue(issue: FieldIssue, t: Messages, lang: Lang, method?: PaymentMethod): string {
+export function translateIssue(issue: FieldIssue, t: Messages, lang: Lang, method?: PaymentMethod): Shown {
+  const text = issueText(issue, t, lang, method);
+  if (text !== undefined) return { text };
+  if (lang === 'en') return { text: issue.message };
+  const label = isFormField(issue.field) ? t.fields[issue.field] : issue.field;
+  return { text: t.issues.notAccepted(label), detail: issue.message };
+}
+
+function issueText(issue: FieldIssue, t: Messages, lang: Lang, method?: PaymentMethod): string | undefined {
   const label = isFormField(issue.field) ? t.fields[issue.field] : issue.field;
   switch (issue.rule) {
     case 'required':
@@ -34,7 +43,7 @@ export function translateIssue(issue: FieldIssue, t: Messages, lang: Lang, metho
       return t.issues.required(label);
     case 'max_length': {
       const max = /at most (\d+)/.exec(issue.message)?.[1];
-      return max ? t.issues.tooLong(Number(max)) : issue.message;
+      return max ? t.issues.tooLong(Number(max)) : undefined;
     }
     case 'amount_range': {
       const range = /between (\d+) and (\d+)/.exec(issue.message);
@@ -42,12 +51,12 @@ export function translateIssue(issue: FieldIssue, t: Messages, lang: Lang, metho
       return t.issues.amountPositive;
     }
     case 'format':
-      return issue.field === 'user_mdn' ? t.issues.phoneFormat : issue.message;
+      return issue.field === 'user_mdn' ? t.issues.phoneFormat : undefined;
     case 'customer_name_required':
       return t.issues.customerNameRequired(method ? method.label[lang] : label);
     case 'unsupported_method':
       return t.issues.unsupportedMethod;
     default:
-      return issue.message;
+      return undefined;
   }
 }

@@ -5,7 +5,9 @@ import type { Order } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import type { CashierClient, ConnectionStatus } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
-import { ChargeManager } from './charge.svelte';
+import { i18n } from '../i18n/i18n.svelte';
+import { printHtml } from '../lib/print';
+import { ChargeManager, PAYMENT_STATES_SHOWN } from './charge.svelte';
 import { ManagerSession } from './manager-session.svelte';
 import { PaymentPanelManager } from './payment-panel.svelte';
 import { PreferencesManager } from './preferences.svelte';
@@ -41,7 +43,14 @@ export class CashierSession {
   readonly #client: CashierClient;
   readonly #cleanups: (() => void)[] = [];
 
-  constructor(client: CashierClient, options: { now?: () => Date } = {}) {
+  constructor(
+    client: CashierClient,
+    options: {
+      now?: () => Date;
+      /** The browser's print of a receipt document; tests count the prints. */
+      printDocument?: (html: string) => Promise<void>;
+    } = {},
+  ) {
     this.#client = client;
     const api = client.api;
     const nowMs = options.now ? () => options.now!().getTime() : Date.now;
@@ -52,6 +61,8 @@ export class CashierSession {
       training: () => this.training,
       networkPrinter: () => this.#info?.networkPrinter ?? false,
       paper: () => this.preferences.paper,
+      autoPrint: () => this.#info?.autoPrint ?? false,
+      printDocument: options.printDocument ?? ((html) => printHtml(html, i18n.t.receipt.frameTitle)),
     });
     this.charge = new ChargeManager({
       api,
@@ -133,6 +144,74 @@ export class CashierSession {
       this.charge.form.offerMethods(methods);
     } catch (err) {
       this.#loadError = toCallError(err);
+      return;
+    }
+    await this.#restoreSale(true);
+  }
+
+  /**
+   * The sale on the customer display, as the server keeps it across reloads and restarts, comes back to this
+   * screen exactly as it was: waiting (the payment panel), paid (printed or not), ended, or with an open
+   * outcome (the message that says not to charge again). The two screens never show two different sales.
+   */
+  async #restoreSale(firstLoad: boolean): Promise<void> {
+    let current: Awaited<ReturnType<CashierClient['api']['currentSale']>>;
+    try {
+      current = await this.#client.api.currentSale();
+    } catch {
+      // Nothing to restore could be learned; the next reconnect asks again.
+      return;
+    }
+    if (this.charge.charging) return;
+    if (!current) {
+      // The sale was taken off the display elsewhere (parked, or a new sale): a waiting order leaves the panel.
+      if (!firstLoad && this.payment.order?.state === 'awaiting_payment') this.payment.clear();
+      return;
+    }
+    const { order, receiptPrinted } = current;
+    if (PAYMENT_STATES_SHOWN.includes(order.state)) {
+      if (this.payment.order?.id === order.id) {
+        this.payment.observe(order);
+        return;
+      }
+      this.charge.clearProblem();
+      this.payment.show(order, { receiptPrinted, restored: firstLoad });
+    } else {
+      const problem = this.charge.problem;
+      if (problem && problem.kind !== 'error' && problem.kind !== 'waiting' && problem.order?.id === order.id) {
+        this.charge.observe(order);
+        return;
+      }
+      this.payment.clear();
+      this.charge.restore(order);
+    }
+  }
+
+  /** Another sale holds the display (a charge was refused for it): that sale comes onto the panel. */
+  async showWaitingSale(): Promise<void> {
+    this.charge.clearProblem();
+    await this.#restoreSale(false);
+  }
+
+  /**
+   * Parks the waiting sale: off the display and the panel, still waiting for payment and watched; it is
+   * resumed from today's list. What the form holds (a sale typed before) stays.
+   */
+  async park(): Promise<boolean> {
+    return this.payment.park();
+  }
+
+  /** After an expired, failed or cancelled sale: the form again, with the same amount, item and method. */
+  async chargeAgain(): Promise<void> {
+    const order = this.payment.order;
+    if (!order || !['expired', 'failed', 'cancelled'].includes(order.state)) return;
+    this.selectTab('sale');
+    this.payment.clear();
+    this.charge.chargeAgain(order);
+    try {
+      await this.#client.api.showOnDisplay(null);
+    } catch {
+      // The display keeps the last order until the next one; nothing is lost.
     }
   }
 
@@ -213,7 +292,10 @@ export class CashierSession {
       // The next event or reconnect brings them.
     }
     const problem = this.charge.problem;
-    const ids = [this.payment.order?.id, problem?.kind === 'error' ? undefined : problem?.order?.id];
+    const ids = [
+      this.payment.order?.id,
+      problem && problem.kind !== 'error' && problem.kind !== 'waiting' ? problem.order?.id : undefined,
+    ];
     for (const id of ids) {
       if (!id) continue;
       try {
@@ -223,6 +305,8 @@ export class CashierSession {
         // The next event or reconnect brings it.
       }
     }
+    // The server's current sale wins: the two screens never show two different sales.
+    await this.#restoreSale(false);
     await this.today.reload();
   }
 }

@@ -2,26 +2,30 @@ import type { ChargeFailure, ChargeResult, LoketApi } from '../../../src-main/co
 import type { Order, OrderState } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { toCallError, type CallError } from '../api/errors';
-import { i18n } from '../i18n/i18n.svelte';
-import { describeError } from './describe-error';
 import { isNotOlder } from './order-time';
 import { SaleForm } from './sale-form.svelte';
 
 /**
  * What a charge that gave no payment to wait for means for the cashier (field issues stay on the form):
  * - `unknown`: the order may exist at the gateway (`may_exist`): never charge again; check again if there is an order.
- * - `not_sent`: it certainly never left (`safe_to_resend`): send the same order again.
- * - `rejected` / `other`: refused or never valid (`final`): nothing was charged; a new charge may follow.
+ * - `outage`: the gateway did not answer or is down and the order certainly never reached it (`class: 'outage'`,
+ *   `safe_to_resend`): nothing was charged; Retry sends the same order (same id) again.
+ * - `refused`: the gateway refused it (`rejected`, `final`): nothing was charged; a new charge may follow.
+ * - `other`: never valid, or never sent (Loket could not record it): nothing was charged.
+ * - `waiting`: Loket refused the charge because another sale is still waiting on the customer display.
  * - `error`: the call itself failed in a way that charged nothing (refused access, bad arguments).
  */
 export type ChargeProblem =
   | { kind: 'error'; error: CallError; action: null }
+  | { kind: 'waiting'; error: CallError; action: 'show' }
   | {
-      kind: 'unknown' | 'not_sent' | 'rejected' | 'other';
+      kind: 'unknown' | 'outage' | 'refused' | 'other';
       failure: ChargeFailure;
       order?: Order;
       /** The one button that acts on it besides dismissing: re-send, or ask the gateway again. */
       action: 'retry' | 'check' | null;
+      /** Loket itself could not be reached (or failed) during the charge or the check: said instead of the failure's words. */
+      callError?: CallError;
     };
 
 /** What a charge led to, so the view can move the focus to the right place. */
@@ -36,18 +40,21 @@ export const PAYMENT_STATES_SHOWN: readonly OrderState[] = [
   'failed',
 ];
 
-/** The server's verdict (`failure.retry`, order-policy.ts) read once, here, for every screen. */
-export function problemFrom(failure: ChargeFailure, order?: Order): ChargeProblem {
+/**
+ * The server's verdict (`failure.retry` and `failure.class`, order-policy.ts) read once, here, for every
+ * screen. "May exist" wins over everything: charging again could take the money twice.
+ */
+export function problemFrom(failure: ChargeFailure, order?: Order, callError?: CallError): ChargeProblem {
   const kind =
     failure.retry === 'may_exist'
       ? 'unknown'
-      : failure.retry === 'safe_to_resend'
-        ? 'not_sent'
+      : failure.class === 'outage' || failure.retry === 'safe_to_resend'
+        ? 'outage'
         : failure.class === 'rejected'
-          ? 'rejected'
+          ? 'refused'
           : 'other';
-  const action = kind === 'not_sent' ? 'retry' : kind === 'unknown' && order ? 'check' : null;
-  return { kind, failure, action, ...(order ? { order } : {}) };
+  const action = kind === 'outage' ? 'retry' : kind === 'unknown' && order ? 'check' : null;
+  return { kind, failure, action, ...(order ? { order } : {}), ...(callError ? { callError } : {}) };
 }
 
 export interface ChargeDeps {
@@ -100,11 +107,13 @@ export class ChargeManager {
   }
 
   /**
-   * The last order may exist at the gateway: charging again could take the money twice. The cashier checks
-   * again, or dismisses the message (having read it) before a new charge.
+   * The last order is still open: it may exist at the gateway (charging again could take the money twice), or
+   * the gateway was down and Retry sends it again. The cashier checks again or retries, or dismisses the
+   * message (having read it) before a new charge; Loket refuses a second sale over an open one anyway.
    */
   get outcomeOpen(): boolean {
-    return this.#problem?.kind === 'unknown';
+    const problem = this.#problem;
+    return problem?.kind === 'unknown' || (problem?.kind === 'outage' && problem.order !== undefined);
   }
 
   get canCharge(): boolean {
@@ -122,10 +131,11 @@ export class ChargeManager {
       const error = toCallError(err);
       // Loket unreachable or failing mid-call: the order may have reached the gateway, so this is an open
       // outcome too, and Charge stays blocked until the cashier has read the message.
-      this.#problem =
-        error.code === 'network' || error.code === 'internal'
-          ? problemFrom({ class: 'unknown', retry: 'may_exist', message: describeError(error, i18n.t) })
-          : { kind: 'error', error, action: null };
+      if (error.code === 'network' || error.code === 'internal')
+        this.#problem = problemFrom({ class: 'unknown', retry: 'may_exist', message: error.message }, undefined, error);
+      // Another sale is still waiting on the customer display: nothing was sent.
+      else if (error.code === 'conflict') this.#problem = { kind: 'waiting', error, action: 'show' };
+      else this.#problem = { kind: 'error', error, action: null };
       return 'problem';
     } finally {
       this.#charging = false;
@@ -135,6 +145,7 @@ export class ChargeManager {
   /** The problem's action: the same order again (same id, so never a second payment), or a new charge. */
   async retry(): Promise<ChargeOutcome> {
     const problem = this.#problem;
+    if (problem?.kind === 'waiting' || problem?.kind === 'error') return 'busy';
     const order = problem?.action ? problem.order : undefined;
     if (!order) return this.charge();
     if (this.#checking || this.#charging || this.#deps.blocked()) return 'busy';
@@ -144,9 +155,8 @@ export class ChargeManager {
     } catch (err) {
       // The check itself failed: the order is as open as before, so its warning stays, with the new reason.
       const now = this.#problem;
-      if (now && now.kind !== 'error') {
-        this.#problem = { ...now, failure: { ...now.failure, message: describeError(toCallError(err), i18n.t) } };
-      }
+      if (now && now.kind !== 'error' && now.kind !== 'waiting')
+        this.#problem = { ...now, callError: toCallError(err) };
       return 'problem';
     } finally {
       this.#checking = false;
@@ -170,6 +180,38 @@ export class ChargeManager {
     this.form.reset();
   }
 
+  /**
+   * The sale as it was before a reload: an order whose outcome is open (unknown, still being created) or that
+   * was refused stays the message on the form, with its order; nothing is sent.
+   */
+  restore(order: Order): void {
+    if (order.state === 'rejected') {
+      const rejection = order.rejection;
+      this.#problem = problemFrom(
+        {
+          class: 'rejected',
+          retry: 'final',
+          message: rejection?.message ?? '',
+          ...(rejection?.retcode ? { retcode: rejection.retcode } : {}),
+          ...(rejection?.httpStatus ? { httpStatus: rejection.httpStatus } : {}),
+        },
+        order,
+      );
+    } else if (order.state === 'unknown' && order.delivery === 'not_sent') {
+      // It certainly never left: Retry sends it.
+      this.#problem = problemFrom({ class: 'not_sent', retry: 'safe_to_resend', message: '' }, order);
+    } else {
+      this.#problem = problemFrom({ class: 'unknown', retry: 'may_exist', message: '' }, order);
+    }
+    this.#latest.set(order.id, order);
+  }
+
+  /** Back to the form after an expired, failed or cancelled sale: the same sale, ready to be charged again. */
+  chargeAgain(order: Order): void {
+    this.#problem = null;
+    this.form.fillFrom(order, this.#deps.methods());
+  }
+
   /** A live event: it may settle the problem's order, or overtake the answer of the call in flight. */
   observe(order: Order): void {
     const seen = this.#latest.get(order.id);
@@ -179,13 +221,14 @@ export class ChargeManager {
     if (this.#latest.size > LATEST_KEPT) this.#latest.delete(this.#latest.keys().next().value!);
 
     const problem = this.#problem;
-    if (problem?.kind === 'error' || problem?.order?.id !== order.id || !isNotOlder(order, problem.order)) return;
+    if (!problem || problem.kind === 'error' || problem.kind === 'waiting') return;
+    if (problem.order?.id !== order.id || !isNotOlder(order, problem.order)) return;
     if (PAYMENT_STATES_SHOWN.includes(order.state)) {
       // An order whose outcome was open turned out to exist: follow it on the payment panel.
       this.#problem = null;
       this.#deps.onPayment(order);
     } else {
-      this.#problem = problemFrom(problem.failure, order);
+      this.#problem = problemFrom(problem.failure, order, problem.callError);
     }
   }
 
@@ -212,6 +255,8 @@ export class ChargeManager {
 
   #pay(order: Order): ChargeOutcome {
     this.#problem = null;
+    // The form is the next sale's from now on: nothing of this one (the V1 choice included) sticks into it.
+    this.form.reset();
     this.#deps.onPayment(order);
     return 'payment';
   }

@@ -1,20 +1,35 @@
 import type { CallError } from '../api/errors';
 import type { Messages } from '../i18n/i18n.svelte';
 
-/** Words for an API error in the screen's language; the server's own words are kept where they help. */
-export function describeError(error: CallError, t: Messages): string {
+/**
+ * Words for the screen: the text in the screen's language, and the server's own words (English) as a
+ * secondary detail, never inside the text.
+ */
+export interface Shown {
+  text: string;
+  detail?: string;
+}
+
+/** Words for an API error in the screen's language; the server's own words are kept as a detail where they help. */
+export function describeError(error: CallError, t: Messages): Shown {
   switch (error.code) {
     case 'network':
-      return t.errors.network;
+      return { text: t.errors.network };
     case 'forbidden':
-      return error.status === 401 ? t.errors.forbidden : t.errors.other(error.message);
+      return error.status === 401 ? { text: t.errors.forbidden } : { text: t.errors.refused, detail: error.message };
     case 'conflict':
-      return t.errors.conflict(error.message);
+      return { text: t.errors.conflict, detail: error.message };
     case 'not_found':
-      return t.errors.notFound;
+      return { text: t.errors.notFound };
     case 'locked':
-      return t.errors.locked;
+      return { text: t.errors.locked };
+    case 'unavailable':
+      return { text: t.errors.unavailable, detail: error.message };
+    case 'invalid_arguments':
+      return { text: t.errors.invalid, detail: error.message };
+    case 'internal':
+      return { text: t.errors.internal };
     default:
-      return t.errors.other(error.message);
+      return { text: t.errors.other, detail: error.message };
   }
 }

@@ -1,26 +1,40 @@
+import { SvelteSet } from 'svelte/reactivity';
 import type { LoketApi } from '../../../src-main/common/api';
 import type { Order } from '../../../src-main/common/order';
-import { toCallError } from '../api/errors';
-import { i18n } from '../i18n/i18n.svelte';
-import { describeError } from './describe-error';
+import { toCallError, type CallError } from '../api/errors';
 import { isNotOlder } from './order-time';
 import type { Paper } from './preferences.svelte';
 
-export type PanelAction = 'simulate' | 'cancel' | 'print';
+export type PanelAction = 'simulate' | 'cancel' | 'print' | 'park';
 
-/** The outcome of the last action on the panel (a print result, a failed simulation, …). */
-export interface Notice {
-  ok: boolean;
-  text: string;
+/**
+ * The outcome of the last action on the panel, worded by the view in the screen's language (a language
+ * switched later words it again): a print, a failed action with the server's error, a parked sale.
+ */
+export type Notice =
+  | { kind: 'printed'; auto: boolean }
+  /** `detail`: the printer's or the server's own words (English), shown as a detail. */
+  | { kind: 'print_failed'; detail: string }
+  | { kind: 'error'; error: CallError }
+  | { kind: 'parked' }
+  /** The sale in progress came back after a reload or a restart. */
+  | { kind: 'restored' };
+
+export function noticeOk(notice: Notice): boolean {
+  return notice.kind === 'printed' || notice.kind === 'parked' || notice.kind === 'restored';
 }
 
 export interface PaymentPanelDeps {
-  api: Pick<LoketApi, 'simulatePayment' | 'cancelOrder' | 'printReceipt' | 'receipt' | 'showOnDisplay'>;
+  api: Pick<LoketApi, 'simulatePayment' | 'cancelOrder' | 'printReceipt' | 'receipt' | 'showOnDisplay' | 'parkSale'>;
   /** Training mode (the embedded sandbox): payments can be simulated. */
   training: () => boolean;
   /** Receipts go to a network printer rather than the browser's print dialog. */
   networkPrinter: () => boolean;
   paper: () => Paper;
+  /** The store prints a receipt by itself when an order turns paid (settings: printer.autoPrint). */
+  autoPrint: () => boolean;
+  /** Prints a receipt document with the browser's print (once); resolves when it has been handed over. */
+  printDocument: (html: string) => Promise<void>;
 }
 
 /** The order being paid, kept current by live events, and what the cashier can do with it. */
@@ -28,10 +42,14 @@ export class PaymentPanelManager {
   #order = $state.raw<Order | null>(null);
   #busy = $state<PanelAction | null>(null);
   #notice = $state.raw<Notice | null>(null);
-  #receiptHtml = $state<string | null>(null);
   #cancelOpen = $state(false);
   /** Why a cancel was refused: shown in the dialog, where the cashier is looking, rather than behind it. */
-  #cancelError = $state<string | undefined>(undefined);
+  #cancelError = $state.raw<CallError | undefined>(undefined);
+  /** Orders whose receipt has been printed (here, or before a reload as the server says). */
+  readonly #printed = new SvelteSet<string>();
+  /** Orders printed automatically already, or tried: an automatic receipt is never printed twice. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #autoTried = new Set<string>();
   readonly #deps: PaymentPanelDeps;
 
   constructor(deps: PaymentPanelDeps) {
@@ -50,16 +68,17 @@ export class PaymentPanelManager {
     return this.#notice;
   }
 
-  get receiptHtml(): string | null {
-    return this.#receiptHtml;
-  }
-
   get cancelOpen(): boolean {
     return this.#cancelOpen;
   }
 
-  get cancelError(): string | undefined {
+  get cancelError(): CallError | undefined {
     return this.#cancelError;
+  }
+
+  /** The receipt of the order on the panel has been printed. */
+  get receiptPrinted(): boolean {
+    return this.#order !== null && this.#printed.has(this.#order.id);
   }
 
   /** A new sale may start: nothing is waiting for payment. */
@@ -67,35 +86,42 @@ export class PaymentPanelManager {
     return this.#order?.state !== 'awaiting_payment';
   }
 
-  /** An order to follow: the one just charged, or one a check found. */
-  show(order: Order): void {
-    this.#notice = null;
+  /**
+   * An order to follow: the one just charged, one a check found, or the sale in progress after a reload
+   * (`receiptPrinted`: the server's word that its receipt has been printed already).
+   */
+  show(order: Order, options: { receiptPrinted?: boolean; restored?: boolean } = {}): void {
+    this.#notice = options.restored ? { kind: 'restored' } : null;
     this.#order = order;
+    if (options.receiptPrinted) this.#markPrinted(order.id);
+    this.#autoPrintWhenDue();
   }
 
   /**
-   * Back to an order still waiting for payment (after a reload, from today's list), shown to the customer
-   * again; if the display cannot be told, the cashier is.
+   * Back to an order still waiting for payment (from today's list), shown to the customer again; if the
+   * display cannot be told, the cashier is.
    */
   async resume(order: Order): Promise<void> {
     this.show(order);
     try {
       await this.#deps.api.showOnDisplay(order.id);
     } catch (err) {
-      this.#notice = { ok: false, text: describeError(toCallError(err), i18n.t) };
+      this.#notice = { kind: 'error', error: toCallError(err) };
     }
   }
 
   /** A live event or an answer about the order on the panel; older news than shown is ignored. */
   observe(order: Order): void {
-    if (this.#order?.id === order.id && isNotOlder(order, this.#order)) this.#order = order;
+    if (this.#order?.id === order.id && isNotOlder(order, this.#order)) {
+      this.#order = order;
+      this.#autoPrintWhenDue();
+    }
   }
 
   /** The sale is over: an empty panel. */
   clear(): void {
     this.#order = null;
     this.#notice = null;
-    this.#receiptHtml = null;
     this.#cancelOpen = false;
   }
 
@@ -107,6 +133,25 @@ export class PaymentPanelManager {
     const order = this.#order;
     if (!order || !this.#deps.training() || order.state !== 'awaiting_payment' || this.#busy) return;
     await this.#act('simulate', async () => this.observe(await this.#deps.api.simulatePayment(order.id)));
+  }
+
+  /**
+   * Takes the waiting order off the customer display and the panel; it keeps waiting for payment (and being
+   * watched), and the cashier resumes it from today's list. True when it was parked.
+   */
+  async park(): Promise<boolean> {
+    const order = this.#order;
+    if (!order || order.state !== 'awaiting_payment' || this.#busy) return false;
+    let parked = false;
+    await this.#act('park', async () => {
+      await this.#deps.api.parkSale(order.id);
+      parked = true;
+    });
+    if (parked && this.#order?.id === order.id) {
+      this.clear();
+      this.#notice = { kind: 'parked' };
+    }
+    return parked;
   }
 
   /** Opens the cancel dialog. */
@@ -133,7 +178,7 @@ export class PaymentPanelManager {
       this.#cancelOpen = false;
       return true;
     } catch (err) {
-      this.#cancelError = describeError(toCallError(err), i18n.t);
+      this.#cancelError = toCallError(err);
       return false;
     } finally {
       this.#busy = null;
@@ -141,27 +186,36 @@ export class PaymentPanelManager {
   }
 
   /**
-   * The receipt: on the network printer when there is one (its answer is shown; a failure never undoes the
-   * sale), else as HTML for the preview and the browser's print dialog, which is returned.
+   * Prints the receipt once: on the network printer when there is one (its answer is shown; a failure never
+   * undoes the sale), else with the browser's print of the receipt's HTML. No preview: one click, one print.
+   * While a print is in flight, another click does nothing.
    */
-  async printReceipt(orderId: string, copy: boolean): Promise<string | null> {
-    if (this.#busy) return null;
-    let html: string | null = null;
+  async printReceipt(orderId: string, copy: boolean, auto = false): Promise<void> {
+    if (this.#busy) return;
     await this.#act('print', async () => {
-      const t = i18n.t;
       if (this.#deps.networkPrinter()) {
         const result = await this.#deps.api.printReceipt(orderId, { copy });
-        this.#notice = { ok: result.ok, text: result.ok ? t.payment.printed : t.payment.printFailed(result.message) };
+        this.#notice = result.ok ? { kind: 'printed', auto } : { kind: 'print_failed', detail: result.message };
+        if (result.ok) this.#markPrinted(orderId);
         return;
       }
-      html = (await this.#deps.api.receipt(orderId, { paper: this.#deps.paper(), copy })).html;
-      this.#receiptHtml = html;
+      const { html } = await this.#deps.api.receipt(orderId, { paper: this.#deps.paper(), copy });
+      await this.#deps.printDocument(html);
+      this.#markPrinted(orderId);
     });
-    return html;
   }
 
-  closeReceipt(): void {
-    this.#receiptHtml = null;
+  #markPrinted(orderId: string): void {
+    this.#printed.add(orderId);
+  }
+
+  /** The automatic receipt: once per order, when the order on the panel is paid and nothing else is running. */
+  #autoPrintWhenDue(): void {
+    const order = this.#order;
+    if (!order || order.state !== 'paid' || this.#busy || !this.#deps.autoPrint()) return;
+    if (this.#printed.has(order.id) || this.#autoTried.has(order.id)) return;
+    this.#autoTried.add(order.id);
+    void this.printReceipt(order.id, false, true);
   }
 
   async #act(kind: PanelAction, run: () => Promise<void>): Promise<void> {
@@ -170,9 +224,11 @@ export class PaymentPanelManager {
     try {
       await run();
     } catch (err) {
-      this.#notice = { ok: false, text: describeError(toCallError(err), i18n.t) };
+      this.#notice = { kind: 'error', error: toCallError(err) };
     } finally {
       this.#busy = null;
     }
+    // An order that turned paid while something ran gets its automatic receipt now.
+    this.#autoPrintWhenDue();
   }
 }

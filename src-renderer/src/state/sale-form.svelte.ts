@@ -1,4 +1,5 @@
 import type { CatalogueItem, ChargeInput } from '../../../src-main/common/api';
+import type { Order } from '../../../src-main/common/order';
 import type { FieldIssue, SEED_LIMITS } from '../../../src-main/common/order-request';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { amountDigits } from '../lib/format';
@@ -134,8 +135,29 @@ export class SaleForm {
     return input;
   }
 
-  /** A fresh sale; the method stays chosen, as the next customer usually pays the same way. */
+  /**
+   * The same sale again (after it expired, failed or was cancelled): its amount, item, customer name and phone,
+   * and its method when it is still offered. The V1 choice is made again on purpose, like every sale's.
+   */
+  fillFrom(order: Order, methods: readonly PaymentMethod[]): void {
+    this.reset();
+    this.#amountDigits = amountDigits(String(order.amount));
+    this.#itemName = order.itemName;
+    if (order.itemId) {
+      this.#itemId = order.itemId;
+      this.#itemIdName = order.itemName;
+    }
+    this.#customerName = order.customerName ?? '';
+    this.#phone = order.phone ?? '';
+    if (methods.some((m) => m.id === order.methodId)) this.methodId = order.methodId;
+  }
+
+  /**
+   * A fresh sale; the method stays chosen, as the next customer usually pays the same way. The hosted page
+   * (V1) does not: it is chosen for one sale at a time.
+   */
   reset(): void {
+    this.useHostedPage = false;
     this.#amountDigits = '';
     this.#itemName = '';
     this.#itemId = undefined;

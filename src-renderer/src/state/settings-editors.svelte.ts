@@ -134,6 +134,8 @@ export interface PrinterDraft {
   port: string;
   paper: 58 | 80;
   systemName: string;
+  /** The receipt prints by itself, once, when a sale is paid. */
+  autoPrint: boolean;
 }
 
 export class PrinterEditor extends SectionEditor<PrinterDraft> {
@@ -147,6 +149,7 @@ export class PrinterEditor extends SectionEditor<PrinterDraft> {
     'printer.port': 'port',
     'printer.paper': 'paper',
     'printer.systemName': 'systemName',
+    'printer.autoPrint': 'autoPrint',
   } as const;
 
   protected read({ settings: { printer } }: ManagerView): PrinterDraft {
@@ -156,6 +159,7 @@ export class PrinterEditor extends SectionEditor<PrinterDraft> {
       port: printer.port === undefined ? '' : String(printer.port),
       paper: printer.paper,
       systemName: printer.systemName ?? '',
+      autoPrint: printer.autoPrint,
     };
   }
 
@@ -178,6 +182,7 @@ export class PrinterEditor extends SectionEditor<PrinterDraft> {
     const patch: Record<string, unknown> = {};
     if (changed.has('kind')) patch.kind = draft.kind;
     if (changed.has('paper')) patch.paper = draft.paper;
+    if (changed.has('autoPrint')) patch.autoPrint = draft.autoPrint;
     if (changed.has('host')) patch.host = draft.host.trim() === '' ? null : draft.host;
     if (changed.has('systemName')) patch.systemName = draft.systemName.trim() === '' ? null : draft.systemName;
     if (changed.has('port')) {

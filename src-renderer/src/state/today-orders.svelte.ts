@@ -1,8 +1,6 @@
 import type { LoketApi } from '../../../src-main/common/api';
 import { ORDER_STATES, type Order, type OrderState } from '../../../src-main/common/order';
-import { toCallError } from '../api/errors';
-import { i18n } from '../i18n/i18n.svelte';
-import { describeError } from './describe-error';
+import { toCallError, type CallError } from '../api/errors';
 import { isNotOlder } from './order-time';
 import { storeDay } from './store-day';
 
@@ -29,7 +27,7 @@ export class TodayOrdersManager {
   #orders = $state.raw<Order[]>([]);
   #filter = $state<StateFilter>('');
   #loaded = $state(false);
-  #error = $state<string | null>(null);
+  #error = $state.raw<CallError | null>(null);
   /** The day (YYYY-MM-DD, the store's) the list is of; null until a load has succeeded. */
   #day = $state<string | null>(null);
 
@@ -65,7 +63,7 @@ export class TodayOrdersManager {
     return this.#loaded;
   }
 
-  get error(): string | null {
+  get error(): CallError | null {
     return this.#error;
   }
 
@@ -121,7 +119,7 @@ export class TodayOrdersManager {
       this.#orders = orders;
       this.#error = null;
     } catch (err) {
-      if (mine === this.#request) this.#error = describeError(toCallError(err), i18n.t);
+      if (mine === this.#request) this.#error = toCallError(err);
     } finally {
       if (mine === this.#request) {
         this.#arrived = null;

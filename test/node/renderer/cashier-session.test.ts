@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 // The cashier session: loading, the live channel, the tabs, and the managers wired to each other.
 import { beforeEach, describe, expect, test } from 'vitest';
+import type { CurrentSale } from '../../../src-main/common/api';
+import type { AppInfo } from '../../../src-main/common/app-info';
 import type { Order } from '../../../src-main/common/order';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { i18n } from '../../../src-renderer/src/i18n/i18n.svelte';
@@ -23,20 +25,38 @@ import {
 
 const NOON = new Date('2026-03-10T05:00:00.000Z');
 
-function setup(options: { list?: Order[] } = {}) {
+interface World {
+  /** What the server says the current sale is (currentSale). */
+  current: CurrentSale | null;
+  info: AppInfo;
+  printed: string[];
+}
+
+function setup(options: { list?: Order[]; current?: CurrentSale | null; info?: Partial<AppInfo> } = {}) {
   const client = fakeClient();
+  const world: World = {
+    current: options.current ?? null,
+    info: appInfo({ lang: 'en', ...options.info }),
+    printed: [],
+  };
   client.fake
-    .on('appInfo', () => appInfo({ lang: 'en' }))
+    .on('currentSale', () => world.current)
+    .on('appInfo', () => world.info)
     .on('listMethods', () => METHODS)
     .on('listItems', () => [{ itemId: 'KOPI', name: 'Kopi susu', price: 18000 }])
     .on('listOrders', () => options.list ?? [])
     .on('showOnDisplay', () => DISPLAY_IDLE)
     .on('tillStatus', () => tillStatus());
-  const session = new CashierSession(client, { now: () => NOON });
-  return { client, fake: client.fake, live: client.live, session };
+  const session = new CashierSession(client, {
+    now: () => NOON,
+    printDocument: async (html) => {
+      world.printed.push(html);
+    },
+  });
+  return { client, fake: client.fake, live: client.live, session, world };
 }
 
-async function loaded(options: { list?: Order[] } = {}) {
+async function loaded(options: { list?: Order[]; current?: CurrentSale | null; info?: Partial<AppInfo> } = {}) {
   const s = setup(options);
   await s.session.load();
   s.session.charge.form.setAmountText('25000');
@@ -142,7 +162,7 @@ describe('a sale through the managers', () => {
     const { fake, session } = await loaded();
     fake.fail('receipt');
     await session.payment.printReceipt('order-x', true);
-    expect(session.payment.notice?.ok).toBe(false);
+    expect(session.payment.notice?.kind).toBe('error');
     fake.on('createOrder', () => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
     await session.charge.charge();
     expect(session.payment.notice).toBeNull();
@@ -193,7 +213,7 @@ describe("tabs and today's orders", () => {
 
 describe('after the live channel comes back', () => {
   test("the panel's order is asked for again and today's list reloaded", async () => {
-    const { fake, live, session } = await loaded();
+    const { fake, live, session, world } = await loaded();
     const order = makeOrder();
     fake.on('createOrder', () => ({ ok: true, order }));
     await session.charge.charge();
@@ -201,6 +221,7 @@ describe('after the live channel comes back', () => {
     await settle();
     const paid = later(order, { state: 'paid' });
     fake.on('getOrder', () => paid);
+    world.current = { order: paid, receiptPrinted: false };
 
     live.setStatus('open');
     await settle();
@@ -216,7 +237,7 @@ describe('after the live channel comes back', () => {
   });
 
   test("an open outcome's order is asked for again too: it may have been settled meanwhile", async () => {
-    const { fake, live, session } = await loaded();
+    const { fake, live, session, world } = await loaded();
     const unknown = makeOrder({ state: 'unknown' });
     fake.on('createOrder', () => ({
       ok: false,
@@ -224,7 +245,9 @@ describe('after the live channel comes back', () => {
       failure: failure({ class: 'unknown', retry: 'may_exist' }),
     }));
     await session.charge.charge();
-    fake.on('getOrder', () => later(unknown, { state: 'awaiting_payment' }));
+    const awaiting = later(unknown, { state: 'awaiting_payment' });
+    fake.on('getOrder', () => awaiting);
+    world.current = { order: awaiting, receiptPrinted: false };
     live.setStatus('down');
     live.setStatus('open');
     await settle();
@@ -297,5 +320,166 @@ describe('the till, the mode and the manager', () => {
     await settle();
     expect(session.info?.storeName).toBe('Warung Sri');
     expect(session.till.staff).toEqual(CASHIER);
+  });
+});
+
+describe('nothing lost on a reload: the sale in progress comes back as it was', () => {
+  test('a sale waiting for payment: back on the payment panel, said so, and no new charge over it', async () => {
+    const order = makeOrder();
+    const { fake, session } = await loaded({ current: { order, receiptPrinted: false } });
+    expect(session.payment.order).toBe(order);
+    expect(session.payment.notice).toEqual({ kind: 'restored' });
+    // It is on the display already: nothing is sent there.
+    expect(fake.callsOf('showOnDisplay')).toEqual([]);
+    expect(session.canStartNew).toBe(false);
+    expect(await session.charge.charge()).toBe('busy');
+  });
+
+  test('an order whose outcome is unknown: "do not charge again", with Check again, and Charge blocked', async () => {
+    const order = makeOrder({ state: 'unknown', delivery: 'sent' });
+    const { session } = await loaded({ current: { order, receiptPrinted: false } });
+    expect(session.payment.order).toBeNull();
+    expect(session.charge.problem).toMatchObject({ kind: 'unknown', action: 'check', order });
+    expect(session.charge.outcomeOpen).toBe(true);
+  });
+
+  test('an order that never left (not_sent): the outage message, with Retry of the same order', async () => {
+    const order = makeOrder({ state: 'unknown', delivery: 'not_sent' });
+    const { fake, session } = await loaded({ current: { order, receiptPrinted: false } });
+    expect(session.charge.problem).toMatchObject({ kind: 'outage', action: 'retry', order });
+    fake.on('retryOrder', () => ({ ok: true, order: later(order, { state: 'awaiting_payment' }) }));
+    expect(await session.charge.retry()).toBe('payment');
+    expect(fake.callsOf('retryOrder')).toEqual([[order.id]]);
+    expect(fake.callsOf('createOrder')).toEqual([]);
+  });
+
+  test('paid, receipt not yet printed, with the automatic receipt on: printed once, not again', async () => {
+    const order = makeOrder({ state: 'paid' });
+    const { fake, live, session, world } = setup({
+      current: { order, receiptPrinted: false },
+      info: { autoPrint: true },
+    });
+    fake.on('receipt', () => ({ html: '<p>LUNAS</p>' }));
+    await session.load();
+    await settle();
+    // More news of the same order, and a reconnect that restores it again: still one print.
+    live.pushOrder(later(order, {}, 1));
+    live.setStatus('down');
+    live.setStatus('open');
+    await settle();
+    expect(world.printed).toEqual(['<p>LUNAS</p>']);
+    expect(fake.callsOf('receipt')).toEqual([[order.id, { paper: 58, copy: false }]]);
+    expect(session.payment.order?.id).toBe(order.id);
+    expect(session.payment.receiptPrinted).toBe(true);
+  });
+
+  test('paid and printed before the reload: the automatic receipt is not printed again', async () => {
+    const order = makeOrder({ state: 'paid' });
+    const { fake, session, world } = await loaded({
+      current: { order, receiptPrinted: true },
+      info: { autoPrint: true },
+    });
+    fake.on('receipt', () => ({ html: '<p>LUNAS</p>' }));
+    await settle();
+    expect(world.printed).toEqual([]);
+    expect(fake.callsOf('receipt')).toEqual([]);
+    expect(session.payment.receiptPrinted).toBe(true);
+  });
+
+  test('no sale in progress: the empty form', async () => {
+    const { session } = await loaded({ current: null });
+    expect(session.payment.order).toBeNull();
+    expect(session.charge.problem).toBeNull();
+    expect(session.charge.canCharge).toBe(true);
+  });
+
+  test("on a reconnect the server's current sale wins: a sale parked elsewhere leaves the panel", async () => {
+    const order = makeOrder();
+    const { live, session, world, fake } = await loaded({ current: { order, receiptPrinted: false } });
+    fake.on('getOrder', () => order);
+    world.current = null;
+    live.setStatus('down');
+    live.setStatus('open');
+    await settle();
+    expect(session.payment.order).toBeNull();
+    expect(session.canStartNew).toBe(true);
+  });
+});
+
+describe('parking, and a sale refused over another', () => {
+  test('Park: off the panel and the display, still waiting in Today, and resumed from there', async () => {
+    const { fake, session } = await loaded();
+    const order = makeOrder();
+    fake.on('createOrder', () => ({ ok: true, order })).on('parkSale', () => null);
+    await session.charge.charge();
+    expect(await session.park()).toBe(true);
+    expect(fake.callsOf('parkSale')).toEqual([[order.id]]);
+    expect(session.payment.order).toBeNull();
+    expect(session.payment.notice).toEqual({ kind: 'parked' });
+    expect(session.canStartNew).toBe(true);
+
+    // The next sale goes through; the parked one is resumed later from the list.
+    const next = makeOrder();
+    fake.on('createOrder', () => ({ ok: true, order: next }));
+    session.charge.form.setAmountText('5000');
+    expect(await session.charge.charge()).toBe('payment');
+    expect(session.payment.notice).toBeNull();
+    await session.newSale();
+    await session.newSale();
+    session.payment.observe(later(next, { state: 'paid' }));
+    await session.newSale();
+    await session.resume(order);
+    expect(session.payment.order).toBe(order);
+    expect(fake.callsOf('showOnDisplay').at(-1)).toEqual([order.id]);
+  });
+
+  test('a charge refused because another sale waits: that sale comes onto the panel, what was typed stays', async () => {
+    const waiting = makeOrder({ amount: 99000 });
+    const { fake, session, world } = await loaded();
+    fake.fail('createOrder', new CallError('conflict', 'Another sale is still waiting for payment'));
+    world.current = { order: waiting, receiptPrinted: false };
+    expect(await session.charge.charge()).toBe('problem');
+    expect(session.charge.problem).toMatchObject({ kind: 'waiting', action: 'show' });
+
+    await session.showWaitingSale();
+    expect(session.payment.order).toBe(waiting);
+    expect(session.charge.problem).toBeNull();
+    expect(session.charge.form.amount).toBe(25000);
+
+    fake.on('parkSale', () => null);
+    await session.park();
+    expect(session.payment.order).toBeNull();
+    expect(session.charge.form.amount).toBe(25000);
+    expect(session.charge.form.itemName).toBe('Kopi susu');
+  });
+});
+
+describe('charging again after a sale that ended unpaid', () => {
+  test('the form again with the same amount, item and method; the display back to its welcome', async () => {
+    const { fake, live, session } = await loaded();
+    const order = makeOrder({ amount: 41000, itemName: 'Nasi goreng' });
+    fake.on('createOrder', () => ({ ok: true, order }));
+    await session.charge.charge();
+    expect(session.charge.form.amount).toBe(0);
+    live.pushOrder(later(order, { state: 'expired' }));
+    await session.chargeAgain();
+    expect(session.payment.order).toBeNull();
+    expect(session.charge.form.amount).toBe(41000);
+    expect(session.charge.form.itemName).toBe('Nasi goreng');
+    expect(session.charge.form.methodId).toBe('qris_dynamic');
+    expect(fake.callsOf('showOnDisplay')).toEqual([[null]]);
+  });
+
+  test('not while the sale is still waiting, nor after it was paid', async () => {
+    const { fake, live, session } = await loaded();
+    const order = makeOrder();
+    fake.on('createOrder', () => ({ ok: true, order }));
+    await session.charge.charge();
+    await session.chargeAgain();
+    expect(session.payment.order).toBe(order);
+    live.pushOrder(later(order, { state: 'paid' }));
+    await session.chargeAgain();
+    expect(session.payment.order?.state).toBe('paid');
+    expect(session.charge.form.amount).toBe(0);
   });
 });

@@ -4,7 +4,6 @@ import { describe, expect, test } from 'vitest';
 import type { Order } from '../../../src-main/common/order';
 import type { FieldIssue } from '../../../src-main/common/order-request';
 import { CallError } from '../../../src-renderer/src/api/errors';
-import { i18n } from '../../../src-renderer/src/i18n/i18n.svelte';
 import { ChargeManager, problemFrom } from '../../../src-renderer/src/state/charge.svelte';
 import { FakeApi, failure, later, makeOrder, METHODS, settle } from './fake-client';
 
@@ -47,6 +46,9 @@ describe('charging', () => {
     fake.on('createOrder', () => ({ ok: true, order: makeOrder() }));
     charge.form.setCustomerName('  Budi  ');
     await charge.charge();
+    charge.form.setAmountText('25000');
+    charge.form.setItemName('Sepatu');
+    charge.form.setCustomerName('  Budi  ');
     charge.form.methodId = 'va_bca';
     await charge.charge();
     const [[first], [second]] = fake.callsOf('createOrder') as [[object], [object]];
@@ -116,16 +118,37 @@ describe('charging', () => {
     expect(charge.canCharge).toBe(true);
   });
 
-  test('a refused charge is final: its message, no action, and a new charge may follow', async () => {
+  test('a charge that gives an order leaves an empty form for the next sale, the V1 choice included', async () => {
+    const { fake, charge } = setup();
+    fake.on('createOrder', () => ({ ok: true, order: makeOrder({ api: 'v1' }) }));
+    charge.form.useHostedPage = true;
+    await charge.charge();
+    expect(fake.callsOf('createOrder')[0]![0]).toMatchObject({ api: 'v1' });
+    expect(charge.form.useHostedPage).toBe(false);
+    expect(charge.form.amount).toBe(0);
+    expect(charge.form.itemName).toBe('');
+    expect(charge.form.methodId).toBe('qris_dynamic');
+  });
+
+  test('a sale that was refused keeps the form as typed, to be corrected', async () => {
+    const { fake, charge } = setup();
+    fake.on('createOrder', () => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
+    charge.form.useHostedPage = true;
+    await charge.charge();
+    expect(charge.form.amount).toBe(25000);
+    expect(charge.form.useHostedPage).toBe(true);
+  });
+
+  test('a refused charge is final: refused, no action, and a new charge may follow', async () => {
     const { fake, charge } = setup();
     const rejected = makeOrder({ state: 'rejected' });
     fake.on('createOrder', () => ({
       ok: false,
       order: rejected,
-      failure: failure({ class: 'rejected', retry: 'final', retcode: '5003' }),
+      failure: failure({ class: 'rejected', retry: 'final', retcode: '2203', httpStatus: 400 }),
     }));
     expect(await charge.charge()).toBe('problem');
-    expect(charge.problem).toMatchObject({ kind: 'rejected', action: null, order: rejected });
+    expect(charge.problem).toMatchObject({ kind: 'refused', action: null, order: rejected });
     expect(charge.outcomeOpen).toBe(false);
 
     fake.on('createOrder', () => ({ ok: true, order: makeOrder() }));
@@ -168,6 +191,53 @@ describe('what a failure allows is read from failure.retry', () => {
     });
   });
 
+  test('an outage is not a refusal: "nothing was charged", and Retry sends the same order by its id', async () => {
+    const { fake, charge, handed } = setup();
+    const down = makeOrder({ state: 'unknown', delivery: 'not_sent' });
+    fake.on('createOrder', () => ({
+      ok: false,
+      order: down,
+      failure: failure({ class: 'outage', retry: 'safe_to_resend', retcode: '5003', httpStatus: 503 }),
+    }));
+    await charge.charge();
+    expect(charge.problem).toMatchObject({ kind: 'outage', action: 'retry', order: down });
+    // The order is still open (Loket refuses a second sale over it): Retry it, or dismiss the message first.
+    expect(charge.outcomeOpen).toBe(true);
+    expect(await charge.charge()).toBe('busy');
+
+    const sent = later(down, { state: 'awaiting_payment', delivery: 'answered' });
+    fake.on('retryOrder', () => ({ ok: true, order: sent }));
+    expect(await charge.retry()).toBe('payment');
+    expect(fake.callsOf('retryOrder')).toEqual([[down.id]]);
+    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(handed).toEqual([sent]);
+  });
+
+  test('the kinds, read off class and retry: may_exist first, then outage, then refusal', () => {
+    const order = makeOrder({ state: 'unknown' });
+    expect(problemFrom(failure({ class: 'outage', retry: 'safe_to_resend' }), order).kind).toBe('outage');
+    expect(problemFrom(failure({ class: 'not_sent', retry: 'safe_to_resend' }), order).kind).toBe('outage');
+    // An outage the server says may exist is never "send again".
+    expect(problemFrom(failure({ class: 'outage', retry: 'may_exist' }), order)).toMatchObject({
+      kind: 'unknown',
+      action: 'check',
+    });
+    expect(problemFrom(failure({ class: 'rejected', retry: 'final', httpStatus: 401 })).kind).toBe('refused');
+    expect(problemFrom(failure({ class: 'storage', retry: 'final' })).kind).toBe('other');
+  });
+
+  test('a sale still waiting on the display: the charge is refused, and the cashier can go to that sale', async () => {
+    const { fake, charge } = setup();
+    fake.fail('createOrder', new CallError('conflict', 'another sale is waiting on the display: park it or finish it'));
+    expect(await charge.charge()).toBe('problem');
+    expect(charge.problem).toMatchObject({ kind: 'waiting', action: 'show' });
+    expect(charge.outcomeOpen).toBe(false);
+    // What was typed stays, for when that sale is parked or finished.
+    expect(charge.form.amount).toBe(25000);
+    expect(await charge.retry()).toBe('busy');
+    expect(fake.callsOf('createOrder')).toHaveLength(1);
+  });
+
   test('safe_to_resend: Retry sends the same order again, by its id, never a new one', async () => {
     const { fake, charge, handed } = setup();
     const notSent = makeOrder({ state: 'unknown', delivery: 'not_sent' });
@@ -177,8 +247,7 @@ describe('what a failure allows is read from failure.retry', () => {
       failure: failure({ class: 'not_sent', retry: 'safe_to_resend' }),
     }));
     await charge.charge();
-    expect(charge.problem).toMatchObject({ kind: 'not_sent', action: 'retry' });
-    expect(charge.outcomeOpen).toBe(false);
+    expect(charge.problem).toMatchObject({ kind: 'outage', action: 'retry' });
 
     const sent = later(notSent, { state: 'awaiting_payment', delivery: 'answered' });
     fake.on('retryOrder', () => ({ ok: true, order: sent }));
@@ -196,7 +265,8 @@ describe('what a failure allows is read from failure.retry', () => {
     expect(charge.problem).toMatchObject({
       kind: 'unknown',
       action: null,
-      failure: { class: 'unknown', retry: 'may_exist', message: i18n.t.errors.network },
+      failure: { class: 'unknown', retry: 'may_exist' },
+      callError: { code: 'network' },
     });
     expect(charge.outcomeOpen).toBe(true);
     expect(await charge.charge()).toBe('busy');
@@ -246,7 +316,7 @@ describe('checking again', () => {
     fake.fail('retryOrder');
     expect(await charge.retry()).toBe('problem');
     expect(charge.problem).toMatchObject({ kind: 'unknown', action: 'check', order: unknown });
-    expect(charge.problem?.kind !== 'error' && charge.problem?.failure.message).toBe(i18n.t.errors.network);
+    expect(charge.problem).toMatchObject({ callError: { code: 'network' } });
     expect(charge.outcomeOpen).toBe(true);
     expect(charge.checking).toBe(false);
   });
@@ -316,4 +386,53 @@ test('starting over empties the form and the message, and keeps the method', asy
   expect(charge.form.amount).toBe(0);
   expect(charge.form.itemName).toBe('');
   expect(charge.form.methodId).toBe('va_bca');
+});
+
+describe('after a reload, and charging again', () => {
+  test('an order whose outcome is open comes back as "do not charge again", with Check again', () => {
+    const { charge } = setup();
+    const unknown = makeOrder({ state: 'unknown', delivery: 'sent' });
+    charge.restore(unknown);
+    expect(charge.problem).toMatchObject({ kind: 'unknown', action: 'check', order: unknown });
+    expect(charge.outcomeOpen).toBe(true);
+  });
+
+  test('a refused order comes back as refused, with its retcode', () => {
+    const { charge } = setup();
+    const rejected = makeOrder({
+      state: 'rejected',
+      rejection: { retcode: '1003', message: 'header appkey: does not match', httpStatus: 401 },
+    });
+    charge.restore(rejected);
+    expect(charge.problem).toMatchObject({
+      kind: 'refused',
+      action: null,
+      failure: { retcode: '1003', httpStatus: 401, message: 'header appkey: does not match' },
+    });
+    expect(charge.outcomeOpen).toBe(false);
+  });
+
+  test('charging again fills the form with the same sale; the method when still offered', () => {
+    const { charge } = setup();
+    charge.chargeAgain(
+      makeOrder({
+        state: 'expired',
+        amount: 41000,
+        itemName: 'Sepatu',
+        methodId: 'va_bca',
+        customerName: 'Budi',
+        api: 'v1',
+      }),
+    );
+    expect(charge.form.amount).toBe(41000);
+    expect(charge.form.itemName).toBe('Sepatu');
+    expect(charge.form.methodId).toBe('va_bca');
+    expect(charge.form.customerName).toBe('Budi');
+    expect(charge.form.useHostedPage).toBe(false);
+    expect(charge.problem).toBeNull();
+
+    charge.chargeAgain(makeOrder({ state: 'failed', methodId: 'ewallet_gone', itemId: 'KOPI', itemName: 'Kopi susu' }));
+    expect(charge.form.methodId).toBe('va_bca');
+    expect(charge.form.itemId).toBe('KOPI');
+  });
 });

@@ -217,6 +217,7 @@ export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
     lang: 'id',
     timeZone: 'Asia/Jakarta',
     networkPrinter: false,
+    autoPrint: false,
     ...overrides,
   };
 }

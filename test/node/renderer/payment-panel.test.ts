@@ -1,21 +1,27 @@
 // @vitest-environment jsdom
-// The payment panel: the order being paid, kept current, and simulate / cancel / print on it.
+// The payment panel: the order being paid, kept current, and simulate / park / cancel / print on it; the
+// automatic receipt, printed once per order.
 import { describe, expect, test } from 'vitest';
 import { CallError } from '../../../src-renderer/src/api/errors';
-import { i18n } from '../../../src-renderer/src/i18n/i18n.svelte';
 import { PaymentPanelManager } from '../../../src-renderer/src/state/payment-panel.svelte';
 import type { Paper } from '../../../src-renderer/src/state/preferences.svelte';
-import { DISPLAY_IDLE, FakeApi, later, makeOrder } from './fake-client';
+import { DISPLAY_IDLE, FakeApi, later, makeOrder, settle } from './fake-client';
 
-function setup(options: { training?: boolean; networkPrinter?: boolean; paper?: Paper } = {}) {
+function setup(options: { training?: boolean; networkPrinter?: boolean; paper?: Paper; autoPrint?: boolean } = {}) {
   const fake = new FakeApi();
+  const printed: string[] = [];
+  const world = { autoPrint: options.autoPrint ?? false };
   const panel = new PaymentPanelManager({
     api: fake.api,
     training: () => options.training ?? true,
     networkPrinter: () => options.networkPrinter ?? false,
     paper: () => options.paper ?? 58,
+    autoPrint: () => world.autoPrint,
+    printDocument: async (html) => {
+      printed.push(html);
+    },
   });
-  return { fake, panel };
+  return { fake, panel, printed, world };
 }
 
 describe('following the order', () => {
@@ -54,18 +60,26 @@ describe('following the order', () => {
 
     fake.fail('showOnDisplay');
     await panel.resume(order);
-    expect(panel.notice).toEqual({ ok: false, text: i18n.t.errors.network });
+    expect(panel.notice).toMatchObject({ kind: 'error', error: { code: 'network' } });
   });
 
-  test('clearing empties the panel, its notice, its receipt and its dialog', async () => {
-    const { fake, panel } = setup();
-    fake.on('receipt', () => ({ html: '<p>struk</p>' }));
+  test('a restored sale says so, and knows whether its receipt was printed', () => {
+    const { panel } = setup();
+    const order = makeOrder({ state: 'paid' });
+    panel.show(order, { restored: true, receiptPrinted: true });
+    expect(panel.notice).toEqual({ kind: 'restored' });
+    expect(panel.receiptPrinted).toBe(true);
     panel.show(makeOrder({ state: 'paid' }));
-    await panel.printReceipt(panel.order!.id, false);
+    expect(panel.receiptPrinted).toBe(false);
+  });
+
+  test('clearing empties the panel, its notice and its dialog', () => {
+    const { panel } = setup();
+    panel.show(makeOrder(), { restored: true });
     panel.askCancel();
     panel.clear();
     expect(panel.order).toBeNull();
-    expect(panel.receiptHtml).toBeNull();
+    expect(panel.notice).toBeNull();
     expect(panel.cancelOpen).toBe(false);
   });
 });
@@ -79,7 +93,8 @@ describe('simulating a payment (training mode)', () => {
     const running = panel.simulatePayment();
     expect(panel.busy).toBe('simulate');
     await panel.simulatePayment();
-    expect(await panel.printReceipt(order.id, false)).toBeNull();
+    await panel.printReceipt(order.id, false);
+    expect(fake.callsOf('receipt')).toEqual([]);
     held.resolve(later(order, { state: 'paid' }));
     await running;
     expect(fake.callsOf('simulatePayment')).toEqual([[order.id]]);
@@ -99,16 +114,49 @@ describe('simulating a payment (training mode)', () => {
     expect(training.fake.calls).toEqual([]);
   });
 
-  test('a failure is shown as a notice', async () => {
+  test('a failure is shown as a notice, with the server error for its words', async () => {
     const { fake, panel } = setup();
     panel.show(makeOrder());
-    fake.fail('simulatePayment', new CallError('forbidden', 'payments can be simulated in training mode only', 403));
+    const error = new CallError('forbidden', 'payments can be simulated in training mode only', 403);
+    fake.fail('simulatePayment', error);
     await panel.simulatePayment();
-    expect(panel.notice).toEqual({
-      ok: false,
-      text: i18n.t.errors.other('payments can be simulated in training mode only'),
-    });
+    expect(panel.notice).toEqual({ kind: 'error', error });
     expect(panel.order?.state).toBe('awaiting_payment');
+  });
+});
+
+describe('parking', () => {
+  test('a waiting sale is parked: off the panel, with a notice, and the server told by the order id', async () => {
+    const { fake, panel } = setup();
+    const order = makeOrder();
+    panel.show(order);
+    fake.on('parkSale', () => null);
+    expect(await panel.park()).toBe(true);
+    expect(fake.callsOf('parkSale')).toEqual([[order.id]]);
+    expect(panel.order).toBeNull();
+    expect(panel.notice).toEqual({ kind: 'parked' });
+    expect(panel.canStartNew).toBe(true);
+  });
+
+  test('a park refused keeps the sale on the panel, with why', async () => {
+    const { fake, panel } = setup();
+    const order = makeOrder();
+    panel.show(order);
+    fake.fail('parkSale', new CallError('conflict', 'order is paid'));
+    expect(await panel.park()).toBe(false);
+    expect(panel.order).toBe(order);
+    expect(panel.notice).toMatchObject({ kind: 'error', error: { code: 'conflict' } });
+  });
+
+  test('only a sale still waiting, and not while something else runs', async () => {
+    const { fake, panel } = setup();
+    panel.show(makeOrder({ state: 'paid' }));
+    expect(await panel.park()).toBe(false);
+    panel.show(makeOrder());
+    fake.hold('simulatePayment');
+    void panel.simulatePayment();
+    expect(await panel.park()).toBe(false);
+    expect(fake.callsOf('parkSale')).toEqual([]);
   });
 });
 
@@ -126,14 +174,15 @@ describe('cancelling', () => {
     expect(panel.cancelOpen).toBe(false);
   });
 
-  test('a refused cancel shows its message in the dialog, which stays open, and not on the panel', async () => {
+  test('a refused cancel shows its error in the dialog, which stays open, and not on the panel', async () => {
     const { fake, panel } = setup();
     const order = makeOrder();
     panel.show(order);
     panel.askCancel();
-    fake.fail('cancelOrder', new CallError('conflict', `order ${order.id} is paid; only an order …`));
+    const error = new CallError('conflict', `order ${order.id} is paid; only an order …`);
+    fake.fail('cancelOrder', error);
     expect(await panel.cancel('customer left')).toBe(false);
-    expect(panel.cancelError).toBe(i18n.t.errors.conflict(`order ${order.id} is paid; only an order …`));
+    expect(panel.cancelError).toBe(error);
     expect(panel.cancelOpen).toBe(true);
     expect(panel.notice).toBeNull();
     expect(panel.order).toBe(order);
@@ -155,45 +204,151 @@ describe('cancelling', () => {
   });
 });
 
-describe('printing the receipt', () => {
+describe('printing the receipt: one click, one print', () => {
   test('with a network printer: printed there, and its answer is the notice', async () => {
-    const { fake, panel } = setup({ networkPrinter: true });
+    const { fake, panel, printed } = setup({ networkPrinter: true });
     const order = makeOrder({ state: 'paid' });
     panel.show(order);
     fake.on('printReceipt', () => ({ ok: true, message: 'sent' }));
-    expect(await panel.printReceipt(order.id, true)).toBeNull();
+    await panel.printReceipt(order.id, true);
     expect(fake.callsOf('printReceipt')).toEqual([[order.id, { copy: true }]]);
     expect(fake.callsOf('receipt')).toEqual([]);
-    expect(panel.notice).toEqual({ ok: true, text: i18n.t.payment.printed });
-    expect(panel.receiptHtml).toBeNull();
+    expect(printed).toEqual([]);
+    expect(panel.notice).toEqual({ kind: 'printed', auto: false });
+    expect(panel.receiptPrinted).toBe(true);
 
     fake.on('printReceipt', () => ({ ok: false, message: 'printer refused the connection' }));
     await panel.printReceipt(order.id, false);
-    expect(panel.notice).toEqual({ ok: false, text: i18n.t.payment.printFailed('printer refused the connection') });
+    expect(panel.notice).toEqual({ kind: 'print_failed', detail: 'printer refused the connection' });
     expect(panel.order?.state).toBe('paid');
   });
 
-  test('without one: the HTML receipt on the chosen paper, for the preview and the print dialog', async () => {
-    const { fake, panel } = setup({ paper: 80 });
+  test('without one: the HTML receipt on the chosen paper, printed once by the browser, no preview', async () => {
+    const { fake, panel, printed } = setup({ paper: 80 });
     const order = makeOrder({ state: 'paid' });
     panel.show(order);
     fake.on('receipt', () => ({ html: '<p>LUNAS</p>' }));
-    expect(await panel.printReceipt(order.id, false)).toBe('<p>LUNAS</p>');
+    await panel.printReceipt(order.id, false);
     expect(fake.callsOf('receipt')).toEqual([[order.id, { paper: 80, copy: false }]]);
     expect(fake.callsOf('printReceipt')).toEqual([]);
-    expect(panel.receiptHtml).toBe('<p>LUNAS</p>');
-    panel.closeReceipt();
-    expect(panel.receiptHtml).toBeNull();
+    expect(printed).toEqual(['<p>LUNAS</p>']);
+    expect(panel.receiptPrinted).toBe(true);
+  });
+
+  test('a second click while the first print is in flight prints nothing more', async () => {
+    const { fake, panel, printed } = setup();
+    const order = makeOrder({ state: 'paid' });
+    panel.show(order);
+    const held = fake.hold('receipt');
+    const first = panel.printReceipt(order.id, false);
+    await panel.printReceipt(order.id, false);
+    held.resolve({ html: '<p>1</p>' });
+    await first;
+    expect(fake.callsOf('receipt')).toHaveLength(1);
+    expect(printed).toEqual(['<p>1</p>']);
   });
 
   test('a receipt that cannot be had is a notice, and the notice can be cleared', async () => {
-    const { fake, panel } = setup();
+    const { fake, panel, printed } = setup();
     const order = makeOrder({ state: 'paid' });
     panel.show(order);
     fake.fail('receipt', new CallError('not_found', 'no order'));
-    expect(await panel.printReceipt(order.id, false)).toBeNull();
-    expect(panel.notice).toEqual({ ok: false, text: i18n.t.errors.notFound });
+    await panel.printReceipt(order.id, false);
+    expect(panel.notice).toMatchObject({ kind: 'error', error: { code: 'not_found' } });
+    expect(printed).toEqual([]);
     panel.clearNotice();
     expect(panel.notice).toBeNull();
+  });
+});
+
+describe('the automatic receipt (settings: printer.autoPrint)', () => {
+  test('printed once when the order turns paid, however many times the news comes', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true });
+    fake.on('receipt', (id) => ({ html: `<p>${id}</p>` }));
+    const order = makeOrder();
+    panel.show(order);
+    await settle();
+    expect(printed).toEqual([]);
+
+    const paid = later(order, { state: 'paid' });
+    panel.observe(paid);
+    panel.observe(later(paid, {}, 1));
+    await settle();
+    panel.observe(later(paid, {}, 2));
+    panel.show(later(paid, {}, 3));
+    await settle();
+    expect(printed).toEqual([`<p>${order.id}</p>`]);
+    expect(panel.receiptPrinted).toBe(true);
+  });
+
+  test('on the network printer when there is one, with its own notice', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true, networkPrinter: true });
+    fake.on('printReceipt', () => ({ ok: true, message: 'sent' }));
+    const order = makeOrder();
+    panel.show(order);
+    panel.observe(later(order, { state: 'paid' }));
+    await settle();
+    expect(fake.callsOf('printReceipt')).toEqual([[order.id, { copy: false }]]);
+    expect(printed).toEqual([]);
+    expect(panel.notice).toEqual({ kind: 'printed', auto: true });
+  });
+
+  test('never for an order whose receipt the server says was printed (a reload after printing)', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true });
+    fake.on('receipt', () => ({ html: '<p>x</p>' }));
+    panel.show(makeOrder({ state: 'paid' }), { receiptPrinted: true, restored: true });
+    await settle();
+    expect(fake.callsOf('receipt')).toEqual([]);
+    expect(printed).toEqual([]);
+  });
+
+  test('a paid order restored before its receipt was printed gets it, once', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true });
+    fake.on('receipt', () => ({ html: '<p>x</p>' }));
+    const order = makeOrder({ state: 'paid' });
+    panel.show(order, { receiptPrinted: false, restored: true });
+    panel.show(order, { receiptPrinted: false, restored: true });
+    await settle();
+    expect(printed).toEqual(['<p>x</p>']);
+  });
+
+  test('a payment that arrives while another action runs is printed when it is done', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true });
+    fake.on('receipt', () => ({ html: '<p>x</p>' }));
+    const order = makeOrder();
+    panel.show(order);
+    const held = fake.hold('simulatePayment');
+    const running = panel.simulatePayment();
+    panel.observe(later(order, { state: 'paid' }));
+    await settle();
+    expect(printed).toEqual([]);
+    held.resolve(later(order, { state: 'paid' }, 2));
+    await running;
+    await settle();
+    expect(printed).toEqual(['<p>x</p>']);
+  });
+
+  test('off: nothing prints by itself', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: false });
+    fake.on('receipt', () => ({ html: '<p>x</p>' }));
+    const order = makeOrder();
+    panel.show(order);
+    panel.observe(later(order, { state: 'paid' }));
+    await settle();
+    expect(printed).toEqual([]);
+  });
+
+  test('a failed automatic print is not tried again by itself: the cashier prints with the button', async () => {
+    const { fake, panel, printed } = setup({ autoPrint: true });
+    fake.fail('receipt');
+    const order = makeOrder();
+    panel.show(order);
+    panel.observe(later(order, { state: 'paid' }));
+    await settle();
+    panel.observe(later(order, { state: 'paid' }, 2));
+    await settle();
+    expect(fake.callsOf('receipt')).toHaveLength(1);
+    expect(printed).toEqual([]);
+    expect(panel.notice).toMatchObject({ kind: 'error' });
   });
 });

@@ -341,13 +341,24 @@ describe('printer, display, access', () => {
     ]);
 
     const { fake: fake2, editors: editors2 } = await open(
-      changed(managerView(), { printer: { kind: 'network', host: 'p.local', port: 9100, paper: 58 } }),
+      changed(managerView(), {
+        printer: { kind: 'network', host: 'p.local', port: 9100, paper: 58, autoPrint: false },
+      }),
     );
     fake2.on('updateSettings', () => ({ ok: true, view: managerView() }));
     editors2.printer.set('host', '');
     editors2.printer.set('port', '');
     await editors2.printer.save();
     expect(fake2.callsOf('updateSettings').at(-1)).toEqual([TOKEN, 'printer', { host: null, port: null }]);
+  });
+
+  test('the automatic receipt is a switch of its own, sent only when changed', async () => {
+    const { fake, editors } = await open();
+    fake.on('updateSettings', () => ({ ok: true, view: managerView() }));
+    expect(editors.printer.value('autoPrint')).toBe(false);
+    editors.printer.set('autoPrint', true);
+    await editors.printer.save();
+    expect(fake.callsOf('updateSettings').at(-1)).toEqual([TOKEN, 'printer', { autoPrint: true }]);
   });
 
   test('test print shows its result, in the server words', async () => {

@@ -2,7 +2,6 @@
 // Today's orders: loaded once, then kept current by merging live events; reloaded only when it must be.
 import { describe, expect, test } from 'vitest';
 import type { Order } from '../../../src-main/common/order';
-import { i18n } from '../../../src-renderer/src/i18n/i18n.svelte';
 import { TodayOrdersManager } from '../../../src-renderer/src/state/today-orders.svelte';
 import { FakeApi, later, makeOrder } from './fake-client';
 
@@ -62,7 +61,7 @@ describe('loading', () => {
     const { fake, today } = setup();
     fake.fail('listOrders');
     await today.open();
-    expect(today.error).toBe(i18n.t.errors.network);
+    expect(today.error?.code).toBe('network');
     expect(today.loaded).toBe(true);
     const order = makeOrder();
     fake.on('listOrders', () => [order]);

@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+// Small things a cashier notices: times with the store's zone, refusals in the screen's language with the
+// gateway's words as a detail only, and the display's code sized to fit its box with whole pixels per module.
+import { describe, expect, test } from 'vitest';
+import { messagesFor } from '../../../src-renderer/src/i18n/i18n.svelte';
+import { formatRupiah, formatZonedDateTime, formatZonedTime, zoneName } from '../../../src-renderer/src/lib/format';
+import { translateIssue } from '../../../src-renderer/src/lib/issues';
+import { fitQr, qrModules } from '../../../src-renderer/src/lib/qr';
+import { gatewayDetail, refusalReason } from '../../../src-renderer/src/lib/refusal';
+import { describeError } from '../../../src-renderer/src/state/describe-error';
+import { CallError } from '../../../src-renderer/src/api/errors';
+
+const id = messagesFor('id');
+const en = messagesFor('en');
+const AT = '2026-03-10T07:05:00.000Z';
+
+describe("times in the store's zone, with its name", () => {
+  test("Indonesia's zones by their own names; others by their offset", () => {
+    expect(zoneName('Asia/Jakarta')).toBe('WIB');
+    expect(zoneName('Asia/Pontianak')).toBe('WIB');
+    expect(zoneName('Asia/Makassar')).toBe('WITA');
+    expect(zoneName('Asia/Jayapura')).toBe('WIT');
+    expect(zoneName('Europe/Amsterdam', new Date(AT))).toBe('GMT+1');
+    expect(zoneName('Not/AZone')).toBe('');
+  });
+
+  test('"14.05 WIB" in Indonesian, "14:05 WIB" in English; a date too', () => {
+    expect(formatZonedTime(AT, 'Asia/Jakarta', 'id')).toBe('14.05 WIB');
+    expect(formatZonedTime(AT, 'Asia/Jakarta', 'en')).toBe('14:05 WIB');
+    expect(formatZonedTime(AT, 'Asia/Makassar', 'id')).toBe('15.05 WITA');
+    expect(formatZonedDateTime(AT, 'Asia/Jayapura', 'id')).toMatch(/^10 Mar 2026,? 16\.05 WIT$/);
+  });
+
+  test('rupiah with thousand dots and no decimals', () => {
+    expect(formatRupiah(25000)).toBe('Rp25.000');
+    expect(formatRupiah(10_000_000)).toBe('Rp10.000.000');
+  });
+});
+
+describe('a refusal in the cashier’s language', () => {
+  test('by retcode, else by HTTP status', () => {
+    expect(refusalReason({ retcode: '1003', httpStatus: 401 })).toBe('credentials');
+    expect(refusalReason({ retcode: '2203', httpStatus: 400 })).toBe('amount');
+    expect(refusalReason({ retcode: '2201' })).toBe('method');
+    expect(refusalReason({ httpStatus: 403 })).toBe('credentials');
+    expect(refusalReason({ httpStatus: 429 })).toBe('tooMany');
+    expect(refusalReason({ httpStatus: 422 })).toBe('request');
+    expect(refusalReason({})).toBe('other');
+    // Every reason has words in both languages.
+    for (const key of Object.keys(id.failure.reasons) as (keyof typeof id.failure.reasons)[]) {
+      expect(id.failure.reasons[key]).not.toBe('');
+      expect(en.failure.reasons[key]).not.toBe(id.failure.reasons[key]);
+    }
+  });
+
+  test("the gateway's own words are a detail, with its retcode and status", () => {
+    expect(gatewayDetail({ message: 'header appkey: does not match', retcode: '1003', httpStatus: 401 })).toBe(
+      'header appkey: does not match (retcode 1003, HTTP 401)',
+    );
+    expect(gatewayDetail({ message: 'no' })).toBe('no');
+  });
+
+  test("a server error: our words, and the server's English only as a detail", () => {
+    const conflict = new CallError('conflict', 'order T1 is paid; only an order that is awaiting_payment can …');
+    expect(describeError(conflict, id)).toEqual({ text: id.errors.conflict, detail: conflict.message });
+    expect(describeError(new CallError('network', 'fetch failed'), id)).toEqual({ text: id.errors.network });
+    expect(describeError(new CallError('internal', 'boom'), id)).toEqual({ text: id.errors.internal });
+  });
+
+  test('a field rule without words of ours names the field, with the rule as a detail', () => {
+    const issue = { field: 'item_name', rule: 'format', message: 'item_name: must not contain control characters' };
+    expect(translateIssue(issue as never, id, 'id')).toEqual({
+      text: 'Nama barang tidak diterima.',
+      detail: issue.message,
+    });
+    expect(translateIssue(issue as never, en, 'en')).toEqual({ text: issue.message });
+    expect(
+      translateIssue({ field: 'amount', rule: 'required', message: 'amount: required' } as never, id, 'id'),
+    ).toEqual({
+      text: id.issues.amountPositive,
+    });
+  });
+});
+
+describe("the display's code fits its box", () => {
+  test('whole device pixels per module, never larger than the box, quiet zone included', () => {
+    const modules = qrModules('00020101021226670016COM.NOBUBANK.WWW01189360050300000879140214');
+    expect(modules).toBeGreaterThan(25);
+    for (const box of [200, 333, 480, 877, 1080]) {
+      for (const ratio of [1, 1.5, 2, 3]) {
+        const { scale, size } = fitQr(modules, box, ratio);
+        expect(Number.isInteger(scale)).toBe(true);
+        expect(size).toBeLessThanOrEqual(box);
+        // And the largest that fits: one more device pixel per module would not.
+        expect((modules * (scale + 1)) / ratio).toBeGreaterThan(box);
+      }
+    }
+  });
+
+  test('a box too small still draws one pixel per module rather than nothing', () => {
+    expect(fitQr(41, 10, 1)).toEqual({ scale: 1, size: 41 });
+  });
+});
