@@ -18,7 +18,7 @@ test('cashier: idle, with field errors, with a gateway error, with a payment pan
   await expect(cashier.locator('#sale-customer-error')).toBeVisible();
   expect(await seriousViolations(cashier), 'field errors').toEqual([]);
 
-  await loket.setFaults({ drop_after_store: true, count: 1 });
+  await loket.setFaults({ drop_after_store: true, count: 2 });
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
   await cashier.getByRole('button', { name: /^Tagih/ }).click();
   await expect(cashier.getByTestId('charge-problem')).toBeVisible();

@@ -1,5 +1,6 @@
 // What the cashier sees when a charge does not give a payment to wait for: field issues at their fields, a
 // gateway refusal, and an order whose fate is unknown. The refusals come from the sandbox's fault switches.
+import type { Page } from '@playwright/test';
 import { expect, fillSale, test } from './fixtures';
 
 test('a missing customer name for va_bca is shown at the customer name field, which gets the focus', async ({
@@ -66,30 +67,114 @@ test('the item name stops at 25 characters, and the counter shows it', async ({ 
   await expect(cashier.getByTestId('item-counter')).toContainText('25/25');
 });
 
-test('a gateway refusal (HTTP 503) shows its retcode and what to do next', async ({ cashier, display, loket }) => {
-  await loket.setFaults({ http_status: 503, count: 1 });
-  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
-  await cashier.getByRole('button', { name: /^Tagih/ }).click();
-
-  const problem = cashier.getByRole('alert').filter({ hasText: 'Gateway menolak pembayaran' });
-  await expect(problem).toBeVisible();
-  await expect(problem).toContainText('Gateway menolak pembayaran (retcode 5003): sandbox fault: injected HTTP 503');
-  await expect(problem).toContainText('coba metode pembayaran lain');
-  await expect(cashier.getByTestId('payment-panel')).toHaveCount(0);
-  await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'rejected');
-
-  // The switch is used up: charging again is a new sale, and it goes through.
-  await cashier.getByRole('button', { name: /^Tagih/ }).click();
-  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
-  await expect(display.getByTestId('display-qr')).toBeVisible();
-});
-
-test('a connection dropped after the gateway stored the order: "do not charge again", with the order id', async ({
+test('an outage (HTTP 503, nothing stored) is not a refusal: nothing was charged, and Retry sends the same order', async ({
   cashier,
   display,
   loket,
 }) => {
+  await loket.setFaults({ http_status: 503, count: 1 });
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+
+  const problem = cashier.getByTestId('charge-problem');
+  await expect(problem).toHaveAttribute('data-kind', 'outage');
+  await expect(problem).toHaveAttribute('role', 'alert');
+  await expect(problem).toContainText('Gateway tidak menjawab — tidak ada yang ditagih');
+  await expect(problem).toContainText('Pelanggan tidak ditagih.');
+  await expect(problem).not.toContainText('ditolak');
+  const [order] = await loket.call('listOrders', {});
+  await expect(cashier.getByTestId('problem-order-id')).toHaveText(order!.id);
+  const retry = cashier.getByRole('button', { name: 'Coba lagi' });
+  await expect(retry).toBeFocused();
+  // The order is still open: no second sale over it.
+  await expect(cashier.getByRole('button', { name: /^Tagih/ })).toHaveAttribute('aria-disabled', 'true');
+
+  // The switch is used up: Retry sends the same order (same id) and it goes through; no second order.
+  await retry.click();
+  const panel = cashier.getByTestId('payment-panel');
+  await expect(panel).toHaveAttribute('data-state', 'awaiting_payment');
+  await expect(panel).toHaveAttribute('data-order-id', order!.id);
+  await expect(display.getByTestId('display-qr')).toBeVisible();
+  expect(await loket.call('listOrders', {})).toHaveLength(1);
+});
+
+test('a refusal (HTTP 4xx) is "refused", with the reason in our words and the gateway\'s only as a detail', async ({
+  cashier,
+  display,
+  loket,
+}) => {
+  await loket.setFaults({ http_status: 422, count: 1 });
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+
+  const problem = cashier.getByTestId('charge-problem');
+  await expect(problem).toHaveAttribute('data-kind', 'refused');
+  await expect(problem).toContainText('Pembayaran ditolak');
+  await expect(cashier.getByTestId('refusal-reason')).toHaveText(
+    'Alasan: Gateway tidak dapat membaca permintaan dari Loket. Hubungi manajer.',
+  );
+  await expect(problem).toContainText('Pelanggan tidak ditagih.');
+  // The gateway's own English words: a small detail, marked as English.
+  const detail = problem.locator('[lang=en]');
+  await expect(detail).toContainText('sandbox fault: injected HTTP 422');
+  await expect(detail).toContainText('retcode 5003, HTTP 422');
+  expect(await detail.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeLessThan(16);
+  await expect(cashier.getByTestId('payment-panel')).toHaveCount(0);
+  await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'rejected');
+  // A refusal is final: what was typed stays, and charging again is a new sale.
+  await expect(cashier.getByRole('textbox', { name: 'Nama barang' })).toHaveValue('Kopi susu');
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
+  expect(await loket.call('listOrders', {})).toHaveLength(2);
+
+  // In English, the same refusal in English words.
+  await cashier.getByLabel('Bahasa').selectOption('en');
+  await cashier.getByRole('button', { name: 'Cancel order' }).click();
+  await cashier.getByRole('textbox', { name: 'Reason for cancelling' }).fill('test over');
+  await cashier.getByRole('button', { name: 'Yes, cancel' }).click();
+  await cashier.getByRole('button', { name: /New sale/ }).click();
+  await loket.setFaults({ http_status: 403, count: 1 });
+  await fillSaleEn(cashier);
+  await cashier.getByRole('button', { name: /^Charge/ }).click();
+  await expect(cashier.getByTestId('refusal-reason')).toHaveText(
+    'Reason: The gateway refused this store’s credentials (appid, appkey or signature). Ask the manager.',
+  );
+});
+
+async function fillSaleEn(page: Page): Promise<void> {
+  await page.getByRole('textbox', { name: /^Amount/ }).fill('25000');
+  await page.getByLabel('Item name').fill('Kopi susu');
+  await page.locator('input[type=radio][data-method="qris_dynamic"]').check();
+}
+
+test('a connection dropped after the gateway stored the order: found at once, with the QRIS code it had', async ({
+  cashier,
+  display,
+  loket,
+}) => {
+  // The create answer is lost; Loket asks the gateway's status inquiry at once and finds the order.
   await loket.setFaults({ drop_after_store: true, count: 1 });
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  const panel = cashier.getByTestId('payment-panel');
+  await expect(panel).toHaveAttribute('data-state', 'awaiting_payment');
+  const [order] = await loket.call('listOrders', {});
+  expect(order!.instruction?.type).toBe('qr');
+  await expect(display.getByTestId('display-qr')).toHaveAttribute(
+    'data-qr-text',
+    (order!.instruction as { qrString: string }).qrString,
+  );
+  await expect(display.getByTestId('display-countdown')).toBeVisible();
+  expect(await loket.call('listOrders', {})).toHaveLength(1);
+});
+
+test('an outcome still unknown after the quick check: "do not charge again"; Check again finds it, QRIS and all', async ({
+  cashier,
+  display,
+  loket,
+}) => {
+  // The create answer and the quick inquiry's answer are both lost.
+  await loket.setFaults({ drop_after_store: true, count: 2 });
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
   await cashier.getByRole('button', { name: /^Tagih/ }).click();
 
@@ -106,21 +191,26 @@ test('a connection dropped after the gateway stored the order: "do not charge ag
   await expect(display.getByText('Pembayaran sedang diperiksa')).toBeVisible();
   // Charging again could take the money twice: the Charge button and Enter do nothing meanwhile.
   const charge = cashier.getByRole('button', { name: /^Tagih/ });
-  await expect(charge).toBeDisabled();
+  await expect(charge).toHaveAttribute('aria-disabled', 'true');
   await charge.click({ force: true });
   await cashier.getByRole('textbox', { name: 'Nama barang' }).press('Enter');
   await expect(cashier.getByTestId('payment-panel')).toHaveCount(0);
   expect(await loket.call('listOrders', {})).toHaveLength(1);
 
-  // Checking again asks the gateway's status inquiry: the same order is found waiting for payment, and the
-  // customer pays through the hosted payment page (shown as a QR); no second order exists.
+  // Checking again asks the status inquiry: the same order, waiting, and the customer sees the same kind of
+  // instruction it had — its QRIS code and countdown, not a page address. No second order exists.
   await checkAgain.click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
   await expect(cashier.getByTestId('payment-order-id')).toHaveText(order!.id);
+  const found = (await loket.call('getOrder', order!.id))!;
+  expect(found.instruction?.type).toBe('qr');
+  await expect(display.getByTestId('display-instruction')).toHaveAttribute('data-type', 'qr');
   await expect(display.getByTestId('display-qr')).toHaveAttribute(
     'data-qr-text',
-    /\/api\/order\/loket-sandbox\/[0-9a-f]{32}$/,
+    (found.instruction as { qrString: string }).qrString,
   );
+  await expect(display.getByTestId('display-countdown')).toBeVisible();
+  await expect(cashier.getByTestId('preview-instruction')).toHaveAttribute('data-type', 'qr');
   expect(await loket.call('listOrders', {})).toHaveLength(1);
   await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'paid');
@@ -133,8 +223,8 @@ test('an unknown outcome the gateway cannot settle stays "do not charge again" u
   display,
   loket,
 }) => {
-  // Both the create answer and the inquiry's answer are lost: the outcome is still unknown after checking.
-  await loket.setFaults({ drop_after_store: true, count: 2 });
+  // The create answer, the quick inquiry and the cashier's check all get no answer.
+  await loket.setFaults({ drop_after_store: true, count: 3 });
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
   await cashier.getByRole('button', { name: /^Tagih/ }).click();
   const problem = cashier.getByTestId('charge-problem');
@@ -149,7 +239,7 @@ test('an unknown outcome the gateway cannot settle stays "do not charge again" u
   await cashier.getByRole('button', { name: 'Tutup pesan' }).click();
   await expect(display.getByTestId('display-idle')).toBeVisible();
   const charge = cashier.getByRole('button', { name: /^Tagih/ });
-  await expect(charge).toBeEnabled();
+  await expect(charge).not.toHaveAttribute('aria-disabled', 'true');
   await charge.click();
   await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
 });

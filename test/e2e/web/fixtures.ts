@@ -134,7 +134,7 @@ export async function startLoket(args: string[] = [], env: NodeJS.ProcessEnv = {
 
 interface Fixtures {
   loket: LoketServer;
-  /** The cashier screen at 1280×800, loaded and ready. */
+  /** The cashier screen at 1280×800, loaded and ready; its prints are counted (prints()), not opened. */
   cashier: Page;
   /** The customer display at 1024×600, in a browser context of its own. */
   display: Page;
@@ -152,6 +152,8 @@ export const test = base.extend<Fixtures>({
   },
   cashier: async ({ page, loket }, use) => {
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The browser's print is counted, never opened (see stubPrint).
+    await stubPrint(page);
     await page.goto(loket.cashierUrl);
     await expect(page.getByRole('button', { name: /^(Tagih|Charge)/ })).toBeVisible();
     await use(page);
@@ -229,4 +231,24 @@ export async function chargeToPanel(page: Page): Promise<string> {
   const panel = page.getByTestId('payment-panel');
   await expect(panel).toHaveAttribute('data-state', 'awaiting_payment');
   return (await panel.getAttribute('data-order-id'))!;
+}
+
+/**
+ * Counts the browser's prints instead of opening the print dialog: every frame's window.print (the receipt
+ * prints from a frame of its own) adds one to the page's count and keeps the text that would have printed.
+ * Call before the page loads.
+ */
+export async function stubPrint(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const top = window.top as (Window & { __prints?: string[] }) | null;
+    if (window === top) top.__prints = [];
+    window.print = () => {
+      (top?.__prints ?? []).push(document.body?.innerText ?? '');
+    };
+  });
+}
+
+/** What has been printed so far, one text per print. */
+export async function prints(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...((window as Window & { __prints?: string[] }).__prints ?? [])]);
 }

@@ -61,9 +61,9 @@ test('live mode with the gateway down: "nothing was charged", then Retry sends t
     await page.getByRole('button', { name: /^Tagih/ }).click();
     const problem = page.getByTestId('charge-problem');
     await expect(problem).toHaveAttribute('role', 'alert');
-    await expect(problem).toContainText(
-      'Tidak dapat menghubungi gateway pembayaran. Tidak ada yang ditagih. Coba lagi.',
-    );
+    await expect(problem).toHaveAttribute('data-kind', 'outage');
+    await expect(problem).toContainText('Gateway tidak menjawab — tidak ada yang ditagih');
+    await expect(problem).toContainText('Coba lagi: pesanan yang sama dikirim ulang, dengan nomor yang sama.');
     const retry = page.getByRole('button', { name: 'Coba lagi' });
     await expect(retry).toBeFocused();
     const [order] = await loket.call('listOrders', {});

@@ -1,0 +1,148 @@
+// Both screens at the sizes stores run them on, from an 800×480 pole display to a full-HD monitor, landscape and
+// portrait: nothing scrolls sideways, nothing covers a control or a message, every control can be reached and
+// is at least 44 px, and the display's QR code is wholly on screen and reads back (jsQR, from a screenshot of
+// the whole viewport) as the exact text of the order. Screenshots of each go to /tmp/loket-shots-11/.
+import type { Page } from '@playwright/test';
+import type { Order } from '../../../src-main/common/order';
+import { chargeToPanel, decodeQr, expect, fillSale, test } from './fixtures';
+import { layoutProblems, name, offScreen, resize, shot, type Size } from './layout-checks';
+
+const CASHIER_SIZES: Size[] = [
+  { width: 800, height: 480 },
+  { width: 1024, height: 600 },
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+  { width: 768, height: 1024 },
+  { width: 600, height: 1024 },
+];
+
+const DISPLAY_SIZES: Size[] = [
+  { width: 600, height: 1024 },
+  { width: 800, height: 480 },
+  { width: 480, height: 800 },
+  { width: 1024, height: 600 },
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+  { width: 1080, height: 1920 },
+];
+
+async function checkCashier(page: Page, state: string): Promise<void> {
+  for (const size of CASHIER_SIZES) {
+    await resize(page, size);
+    await shot(page, 'cashier', size, state);
+    expect(await layoutProblems(page), `cashier, ${state}, ${name(size)}`).toEqual([]);
+  }
+  await resize(page, { width: 1280, height: 800 });
+}
+
+test('cashier: the sale form, its field errors and an open outcome at every size', async ({ cashier, loket }) => {
+  test.setTimeout(120_000);
+  await checkCashier(cashier, 'idle');
+
+  await fillSale(cashier, { amount: 5, item: 'Sepatu', method: 'va_bca' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(cashier.locator('#sale-customer-error')).toBeVisible();
+  await expect(cashier.locator('#sale-amount-error')).toBeVisible();
+  await checkCashier(cashier, 'field-errors');
+
+  // The largest message the form shows: an order whose fate is unknown ("do not charge again").
+  await loket.setFaults({ drop_after_store: true, count: 3 });
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(cashier.getByTestId('charge-problem')).toHaveAttribute('data-kind', 'unknown');
+  await checkCashier(cashier, 'unknown-outcome');
+});
+
+test('cashier: waiting for payment, paid, and today at every size', async ({ cashier }) => {
+  test.setTimeout(120_000);
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  await chargeToPanel(cashier);
+  await expect(cashier.getByTestId('preview-qr')).toBeVisible();
+  await checkCashier(cashier, 'waiting');
+
+  await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
+  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'paid');
+  await checkCashier(cashier, 'paid');
+
+  await cashier.getByRole('tab', { name: /Hari ini/ }).click();
+  await expect(cashier.getByTestId('today-table')).toBeVisible();
+  await checkCashier(cashier, 'today');
+});
+
+/** At each size: the layout, and (for a code) the code wholly on screen, large, and read back exactly. */
+async function checkDisplay(page: Page, state: string, qrText?: string): Promise<void> {
+  for (const size of DISPLAY_SIZES) {
+    await resize(page, size);
+    if (qrText !== undefined) {
+      // Redrawn for the new size: it reads back from a screenshot of the whole screen, as a phone would.
+      await expect
+        .poll(async () => decodeQr(await page.screenshot()), { message: `QR at ${name(size)}`, timeout: 10_000 })
+        .toBe(qrText);
+      expect(await offScreen(page, '[data-testid="display-qr"]'), name(size)).toBeNull();
+      const box = (await page.getByTestId('display-qr').boundingBox())!;
+      // As large as the screen allows: at least half of its shorter side.
+      expect(box.width, `QR size at ${name(size)}`).toBeGreaterThanOrEqual(0.5 * Math.min(size.width, size.height));
+      await expect(page.locator('img[data-qr-text]'), 'one code on screen').toHaveCount(1);
+    }
+    await shot(page, 'display', size, state);
+    expect(await layoutProblems(page), `display, ${state}, ${name(size)}`).toEqual([]);
+    if (!['idle', 'paid', 'cancelled'].includes(state)) {
+      // The amount stays prominent: at least 8% of the screen's shorter side.
+      const amount = page.getByTestId('display-amount');
+      expect(await offScreen(page, '[data-testid="display-amount"]'), name(size)).toBeNull();
+      const px = await amount.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      expect(px, `amount at ${name(size)}`).toBeGreaterThanOrEqual(0.08 * Math.min(size.width, size.height));
+    }
+  }
+}
+
+async function charged(page: Page, loket: { call: (m: 'getOrder', id: string) => Promise<Order | null> }) {
+  const id = await chargeToPanel(page);
+  return (await loket.call('getOrder', id))!;
+}
+
+test('display: idle, a QRIS code, an e-wallet, a payment page, a virtual account and paid at every size', async ({
+  cashier,
+  display,
+  loket,
+}) => {
+  test.setTimeout(180_000);
+  await checkDisplay(display, 'idle');
+
+  await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
+  const qris = await charged(cashier, loket);
+  expect(qris.instruction?.type).toBe('qr');
+  await checkDisplay(display, 'qris', (qris.instruction as { qrString: string }).qrString);
+  await cashier.getByRole('button', { name: 'Batalkan pesanan' }).click();
+  await cashier.getByRole('textbox', { name: 'Alasan pembatalan' }).fill('uji layar');
+  await cashier.getByRole('button', { name: 'Ya, batalkan' }).click();
+  await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'cancelled');
+  await checkDisplay(display, 'cancelled');
+  await cashier.getByRole('button', { name: /Penjualan baru/ }).click();
+
+  // An e-wallet that answers with both a link for its app and a QRIS image: one code, the link's.
+  await fillSale(cashier, { amount: 41000, item: 'Nasi goreng', method: 'ewallet_shopeepay' });
+  const wallet = await charged(cashier, loket);
+  const given = wallet.instruction as { type: string; redirect: string; qrisUrl?: string };
+  expect(given.type).toBe('ewallet');
+  expect(given.qrisUrl).toBeTruthy();
+  await checkDisplay(display, 'ewallet', given.redirect);
+  await expect(display.getByTestId('display-qris-image')).toHaveCount(0);
+  await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
+  await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'paid');
+  await checkDisplay(display, 'paid');
+  await cashier.getByRole('button', { name: /Penjualan baru/ }).click();
+
+  await fillSale(cashier, { amount: 12500, item: 'Es teh manis', method: 'qris_dynamic', hostedPage: true });
+  const page = await charged(cashier, loket);
+  await checkDisplay(display, 'payment-page', (page.instruction as { url: string }).url);
+  await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
+  await cashier.getByRole('button', { name: /Penjualan baru/ }).click();
+
+  await fillSale(cashier, { amount: 150000, item: 'Beras premium 5 kg', method: 'va_bni' });
+  await charged(cashier, loket);
+  await expect(display.getByTestId('display-va')).toBeVisible();
+  await checkDisplay(display, 'virtual-account');
+});
