@@ -39,6 +39,16 @@ export async function layoutProblems(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > vw)
       problems.push(`scrolls sideways: scrollWidth ${document.documentElement.scrollWidth} > ${vw}`);
 
+    // Nor does anything inside it (a table in a scrolling box, a panel).
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      const style = getComputedStyle(el);
+      if (style.overflowX !== 'auto' && style.overflowX !== 'scroll') continue;
+      if (el.scrollWidth > el.clientWidth + 1) {
+        const what = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${Array.from(el.classList).join('.')}`;
+        problems.push(`scrolls sideways inside ${what}: ${el.scrollWidth} > ${el.clientWidth}`);
+      }
+    }
+
     const describe = (el: Element): string => {
       const h = el as HTMLElement;
       const text = (h.getAttribute('aria-label') ?? h.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);

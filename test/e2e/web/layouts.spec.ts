@@ -55,8 +55,13 @@ test('cashier: the sale form, its field errors and an open outcome at every size
   await checkCashier(cashier, 'unknown-outcome');
 });
 
-test('cashier: waiting for payment, paid, and today at every size', async ({ cashier }) => {
+test('cashier: waiting for payment, paid, and today at every size', async ({ cashier, loket }) => {
   test.setTimeout(120_000);
+  // A day with more orders than fit: today's list scrolls under its sticky headings.
+  for (let i = 1; i <= 12; i++) {
+    const made = await loket.call('createOrder', { methodId: 'va_bni', amount: 10_000 * i, itemName: `Barang ${i}` });
+    if (made.order) await loket.call('parkSale', made.order.id);
+  }
   await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
   await chargeToPanel(cashier);
   await expect(cashier.getByTestId('preview-qr')).toBeVisible();
@@ -145,4 +150,33 @@ test('display: idle, a QRIS code, an e-wallet, a payment page, a virtual account
   await charged(cashier, loket);
   await expect(display.getByTestId('display-va')).toBeVisible();
   await checkDisplay(display, 'virtual-account');
+});
+
+test("the manager's screens at the small sizes and full HD: every control reachable, uncovered, 44 px", async ({
+  cashier,
+}) => {
+  test.setTimeout(120_000);
+  await cashier.keyboard.press('F8');
+  const setup = cashier.getByTestId('manager-setup');
+  await setup.getByLabel('Nama', { exact: true }).fill('Bu Sri');
+  await setup.getByLabel('PIN (4–8 angka)').fill('97531864');
+  await setup.getByLabel('Ulangi PIN').fill('97531864');
+  await cashier.getByTestId('setup-submit').click();
+  await expect(cashier.getByTestId('manager-title')).toBeFocused();
+  const sizes: Size[] = [
+    { width: 800, height: 480 },
+    { width: 1024, height: 600 },
+    { width: 600, height: 1024 },
+    { width: 1920, height: 1080 },
+  ];
+  for (const section of ['gateway', 'store', 'methods', 'printer', 'display', 'staff', 'access', 'audit']) {
+    await cashier.getByTestId(`nav-${section}`).click();
+    await expect(cashier.locator(`#${section}-title`)).toBeFocused();
+    for (const size of sizes) {
+      await resize(cashier, size);
+      if (section === 'gateway' || section === 'printer') await shot(cashier, 'cashier', size, `manager-${section}`);
+      expect(await layoutProblems(cashier), `manager, ${section}, ${name(size)}`).toEqual([]);
+    }
+    await resize(cashier, { width: 1280, height: 800 });
+  }
 });
