@@ -6,7 +6,8 @@
  *   (a) order creation through the core vs a bare signed POST to the same sandbox;
  *   (b) the order log at scale: one day's summary and list on a big vs a small file, and the write path
  *       with synchronous=FULL vs OFF;
- *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time.
+ *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time;
+ *   (d) exporting (b)'s big file to CSV and XLSX vs iterating the same SELECT (BENCH_ONLY=export: only this).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { describeMachine, machineInfo } from './bench/machine';
 import { benchOrderCreation, QRIS_METHOD, type OrderCreateResult } from './bench/order-create';
 import { benchInserts, benchQueries } from './bench/order-log';
 import { benchChargeToQr, renderChargeToQr, type ChargeToQrResult } from './bench/charge-to-qr';
+import { benchExport, exportJson, exportRepeats, renderExport, type ExportBenchResult } from './bench/export';
 import { renderReport, resultsJson, type OrderLogResults } from './bench/report';
 import { captureSamples, type Samples } from './bench/samples';
 import { fmtInt, fmtSeconds } from './bench/stats';
@@ -101,9 +103,33 @@ async function runOrderLog(config: ReturnType<typeof readConfig>, samples: Sampl
   return { day: range.day, timeZone: STORE_TIME_ZONE, dayOrders, build: { big, small }, summary, list, inserts };
 }
 
+/** (d) on the big file of (b); with BENCH_ONLY=export, on a big file built here alone. */
+async function runExport(
+  config: ReturnType<typeof readConfig>,
+  samples: Samples,
+  orderLog: OrderLogResults | undefined,
+): Promise<ExportBenchResult> {
+  const repeats = exportRepeats();
+  const plan = planDays(config.days, Math.max(1, Math.round(config.logOrders / config.days)));
+  let path = orderLog?.build.big.path;
+  if (path === undefined) {
+    say(`(d) building the big file: ${fmtInt(config.logOrders)} orders over ${config.days} days…`);
+    const big = await buildOrderLogFile(join(makeTempDir('export'), 'big.db'), config.logOrders, plan, samples, {
+      checkConstraints: false,
+    });
+    say(`    ${fmtInt(big.orders)} orders in ${fmtSeconds(big.ms)}`);
+    path = big.path;
+  }
+  const days = { from: plan.days[0]!, to: plan.days.at(-1)!, timeZone: STORE_TIME_ZONE };
+  say(`(d) export of ${days.from} to ${days.to}: the floor and CSV ${repeats} times each, XLSX once…`);
+  return benchExport(path, days, config.logOrders, makeTempDir('export-out'), { repeats, progress: say });
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
-  const config = readConfig();
+  // BENCH_ONLY=export is (d) alone: (a) and (c) are skipped as for `log`, and (b)'s timed parts too.
+  const exportOnly = process.env.BENCH_ONLY === 'export';
+  const config = readConfig(exportOnly ? { ...process.env, BENCH_ONLY: 'log' } : process.env);
   const machine = machineInfo();
   say(`Loket benchmarks: ${describeMachine(machine)}`);
 
@@ -113,7 +139,9 @@ async function main(): Promise<void> {
     screen = await benchChargeToQr(config.sales, say);
   }
   const { orderCreation, samples } = config.only === 'screen' ? {} : await runOrderCreationAndSamples(config);
-  const orderLog = samples ? await runOrderLog(config, samples) : undefined;
+  const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
+  const exported =
+    samples && (config.only === 'all' || exportOnly) ? await runExport(config, samples, orderLog) : undefined;
 
   const results = {
     finishedAt: new Date().toISOString(),
@@ -125,9 +153,14 @@ async function main(): Promise<void> {
     ...(screen ? { screen } : {}),
   };
   mkdirSync(join(RESULTS_PATH, '..'), { recursive: true });
-  writeFileSync(RESULTS_PATH, JSON.stringify(resultsJson(results), null, 2) + '\n');
+  const json = { ...(resultsJson(results) as object), ...(exported ? { export: exportJson(exported) } : {}) };
+  writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
   say(renderReport(results));
+  if (exported) {
+    say('');
+    say(renderExport(exported));
+  }
   if (screen) {
     say('');
     say(renderChargeToQr(screen));

@@ -8,6 +8,7 @@ import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './
 import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
+import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
 import { runServeCommand, SERVE_USAGE } from './web/command';
@@ -20,6 +21,7 @@ Commands:
   order      create, show, pay or cancel one order
   orders     list a day's orders
   reconcile  resolve orders whose outcome is unknown
+  export     the order log of a day or of days, as CSV or XLSX (docs/export.md)
   report     a day's figures, attention items, closing and changes after it (also as an A4 page)
   close-day  close a store day: its figures are kept for good, then a backup
   attention  what needs a manager, and acting on it (attention resolve)
@@ -32,6 +34,7 @@ Commands:
   help       show this text
 
 ${ORDER_USAGE}
+${EXPORT_USAGE}
 ${REPORT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
@@ -77,6 +80,12 @@ async function main(argv: string[]): Promise<number> {
         : command === 'close-day'
           ? runCloseDayCommand(rest)
           : runAttentionCommand(rest);
+    case 'export':
+      if (wantsHelp) {
+        process.stdout.write(EXPORT_USAGE);
+        return EXIT.OK;
+      }
+      return runExportCommand(rest);
     case 'config':
       if (wantsHelp) {
         process.stdout.write(CONFIG_USAGE);

@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util';
+import { extname, resolve } from 'node:path';
+import { formatBytes } from '../core/payments/disk-space';
+import { ExportFileExistsError, exportToFile, openExportConnection } from '../core/export/export-file';
+import { EXPORT_FORMATS, ExportOptionsError, exportRange, type ExportFormat } from '../core/export/order-export';
+import { figures } from '../core/reports/day-report';
+import { openLoket, type Loket, type OpenOptions } from '../runtime';
+import { defaultIo, type Io } from './cli-support';
+import { EXIT, UsageError } from './exit-codes';
+
+export const EXPORT_USAGE = `Export of the order log (docs/export.md):
+
+  export --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] [--delimiter ,|;] [--bom]
+         --out FILE [--force] [--json]
+      the orders created in the store days --date to --to (the store's time zone), oldest first, from the
+      same log as orders list (the live log; in training mode, the training log).
+      --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
+      in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
+      FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
+
+Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 5 live mode is set but the keychain
+cannot be used, 6 the order log cannot be used.
+`;
+
+/** Errors of the file system that mean "this --out cannot be written": the caller's to fix. */
+const OUT_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
+
+export async function runExportCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      date: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
+      delimiter: { type: 'string' },
+      bom: { type: 'boolean' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
+  if (!values.out) throw new UsageError('--out: is required (the file to write)');
+  const format = (values.format ?? (extname(values.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv')) as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format))
+    throw new UsageError(`--format: must be csv or xlsx (got ${JSON.stringify(values.format)})`);
+  const delimiter = values.delimiter ?? ',';
+  if (delimiter !== ',' && delimiter !== ';')
+    throw new UsageError(`--delimiter: must be , or ; (got ${JSON.stringify(values.delimiter)})`);
+  if (format === 'xlsx' && (values.delimiter !== undefined || values.bom))
+    throw new UsageError('--delimiter and --bom: are for CSV only (an XLSX workbook has neither)');
+  const from = values.date;
+  const to = values.to ?? from;
+  const out = resolve(values.out);
+
+  return withLoket(options, io, async (loket) => {
+    const timeZone = loket.settings.timeZone;
+    try {
+      exportRange(from, to, timeZone);
+    } catch (err) {
+      if (err instanceof ExportOptionsError) throw new UsageError(`--date/--to: ${err.message}`);
+      throw err;
+    }
+    const lang = loket.settings.lang;
+    // A connection of the export's own, read-only: the export reads a snapshot and can write nothing.
+    const db = openExportConnection(loket.db.name);
+    try {
+      // The summary sheet holds the report's own figures of the same days (docs/end-of-day.md).
+      const summary =
+        format === 'xlsx'
+          ? figures(db, from, to, timeZone, loket.methods, loket.store.access.staff.list({ includeInactive: true }), {
+              lang,
+              training: loket.training,
+            })
+          : undefined;
+      const result = await exportToFile(
+        db,
+        {
+          from,
+          to,
+          timeZone,
+          format,
+          delimiter,
+          bom: values.bom ?? false,
+          methods: loket.methods,
+          lang,
+          ...(summary ? { summary } : {}),
+        },
+        out,
+        { force: values.force ?? false },
+      );
+      const days = from === to ? from : `${from} to ${to}`;
+      if (values.json)
+        io.out(
+          JSON.stringify({ path: result.path, format, from, to, timeZone, rows: result.rows, bytes: result.bytes }) +
+            '\n',
+        );
+      else
+        io.out(
+          `${result.rows} order(s) of ${days} (${timeZone}${loket.training ? ', training log' : ''}) written to ` +
+            `${result.path} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
+        );
+      return EXIT.OK;
+    } catch (err) {
+      if (err instanceof ExportFileExistsError) {
+        io.err(`loket: ${err.message}\n`);
+        return EXIT.INVALID_INPUT;
+      }
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== undefined && OUT_PROBLEMS.has(code)) {
+        io.err(`loket: cannot write ${out}: ${(err as Error).message}\n`);
+        return EXIT.INVALID_INPUT;
+      }
+      throw err;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/** The log `orders list` reads: openLoket picks it (the store's in live mode, training/loket.db in training). */
+async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => Promise<T>): Promise<T> {
+  const loket = await openLoket(options);
+  try {
+    if (loket.interrupted.length)
+      io.err(
+        `note: ${loket.interrupted.length} order(s) interrupted by a stop are now unknown: ${loket.interrupted.join(', ')}\n`,
+      );
+    return await fn(loket);
+  } finally {
+    await loket.close();
+  }
+}

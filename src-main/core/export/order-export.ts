@@ -1,0 +1,92 @@
+import type { Writable } from 'node:stream';
+import type { Database } from 'better-sqlite3';
+import type { Lang } from '../../common/app-info';
+import { dayRange } from '../../common/gateway-time';
+import type { PaymentMethod } from '../../common/payment-methods';
+import type { ReportFigures } from '../../common/reports';
+import { writeCsv } from './csv-export';
+import { prepareExportQuery } from './order-query';
+import { RowCells } from './row-cells';
+import { writeXlsx } from './xlsx-export';
+import { ZoneClock } from './zone-time';
+
+export type ExportFormat = 'csv' | 'xlsx';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
+
+export interface ExportOptions {
+  /** The first and last store day, YYYY-MM-DD, inclusive (one day: from = to). */
+  from: string;
+  to: string;
+  /** The store's zone: what a day is, and how times are shown. */
+  timeZone: string;
+  format: ExportFormat;
+  /** CSV only: `,` (the default) or `;` (Excel set to Indonesian, where `,` is the decimal mark). */
+  delimiter?: ',' | ';';
+  /** CSV only: start with a UTF-8 byte-order mark, so Excel reads the file as UTF-8. */
+  bom?: boolean;
+  /** The payment methods in effect, for the method labels. */
+  methods: readonly PaymentMethod[];
+  /** XLSX only: the figures of the same days (the reports module's), for the second sheet. */
+  summary?: ReportFigures;
+  /** The language of the method labels and the summary sheet; default `en`. */
+  lang?: Lang;
+}
+
+export interface ExportResult {
+  rows: number;
+  /** Bytes written to `out`. */
+  bytes?: number;
+}
+
+/** The options ask for something that cannot be exported: no real range of days, an unknown format. */
+export class ExportOptionsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportOptionsError';
+  }
+}
+
+/** The UTC instants [from, to) of the store days `from`…`to`, inclusive. */
+export function exportRange(from: string, to: string, timeZone: string): { from: Date; to: Date } {
+  const first = dayRange(from, timeZone);
+  if (!first) throw new ExportOptionsError(`the first day must be a date YYYY-MM-DD (got ${JSON.stringify(from)})`);
+  const last = dayRange(to, timeZone);
+  if (!last) throw new ExportOptionsError(`the last day must be a date YYYY-MM-DD (got ${JSON.stringify(to)})`);
+  if (last.to <= first.from) throw new ExportOptionsError(`the last day (${to}) is before the first (${from})`);
+  return { from: first.from, to: last.to };
+}
+
+/**
+ * Writes the orders created in the store days [from, to] to `out` as CSV or XLSX (docs/export.md), oldest
+ * first, and ends `out`; resolves once `out` has finished, with the number of orders written.
+ *
+ * One streaming query (better-sqlite3's iterate()): rows are read only as fast as `out` takes them, so a year of
+ * orders is exported in bounded memory. The iterator keeps `db` busy until the export ends — a connection
+ * used for anything else meanwhile (the till's order log) would refuse its statements — so give it a connection
+ * of its own, read-only (openExportConnection), which also reads one consistent snapshot of the log.
+ *
+ * If the export fails (the disk is full, `out` is closed), `out` is destroyed and the promise rejects; what was
+ * written is incomplete, and the caller removes it (exportToFile writes to FILE.part and renames at the end).
+ */
+export async function exportOrders(db: Database, options: ExportOptions, out: Writable): Promise<ExportResult> {
+  if (!EXPORT_FORMATS.includes(options.format))
+    throw new ExportOptionsError(`the format must be csv or xlsx (got ${JSON.stringify(options.format)})`);
+  const range = exportRange(options.from, options.to, options.timeZone);
+  const zone = new ZoneClock(options.timeZone);
+  const lang = options.lang ?? 'en';
+  const cells = new RowCells(options.methods, lang, zone);
+  const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
+  try {
+    return options.format === 'csv'
+      ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
+      : await writeXlsx(
+          rows,
+          cells,
+          { timeZone: options.timeZone, lang, ...(options.summary ? { summary: options.summary } : {}) },
+          out,
+        );
+  } finally {
+    // Frees the connection whatever happened (a no-op when every row was read).
+    rows.return?.();
+  }
+}

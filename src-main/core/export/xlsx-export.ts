@@ -1,0 +1,104 @@
+import { PassThrough, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import ExcelJS from 'exceljs';
+import type { Lang } from '../../common/app-info';
+import type { ReportFigures } from '../../common/reports';
+import { EXPORT_COLUMNS } from './columns';
+import type { ExportRow } from './order-query';
+import type { RowCells } from './row-cells';
+import { DrainWaiter, settled } from './streams';
+import { addSummarySheet } from './summary-sheet';
+
+export const AMOUNT_FORMAT = '#,##0';
+export const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+
+export interface XlsxOptions {
+  timeZone: string;
+  lang: Lang;
+  summary?: ReportFigures;
+}
+
+/** The orders sheet's name: the same in both languages, so scripts can find it. */
+export const ORDERS_SHEET = 'Orders';
+
+/** How often (in rows) the loop looks at exceljs's sheet buffer. */
+const CHECK_EVERY = 32;
+
+/**
+ * A real workbook through exceljs's streaming writer: the sheet's XML is zipped and written as rows are added,
+ * never held whole, and rows are read only as fast as `out` takes the zip. Inline strings (no shared-strings
+ * table, which would keep every distinct string in memory), styles for the number and date formats. The orders
+ * sheet first, then the summary sheet when figures are given.
+ */
+export async function writeXlsx(
+  rows: Iterable<ExportRow>,
+  cells: RowCells,
+  options: XlsxOptions,
+  out: Writable,
+): Promise<{ rows: number; bytes: number }> {
+  // The zip goes through a counter on its way to `out`; `done` also fails when `out` does.
+  const counter = new PassThrough();
+  let bytes = 0;
+  counter.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  const done = settled(pipeline(counter, out));
+  const drain = new DrainWaiter(done);
+  let count = 0;
+  try {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: counter,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    workbook.creator = 'Loket';
+    const sheet = workbook.addWorksheet(ORDERS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = EXPORT_COLUMNS.map((c) => ({
+      // Excel has no time zones: the cells hold the store's wall time, and the header names the zone.
+      header: c.kind === 'time' ? `${c.name} (${options.timeZone})` : c.name,
+      key: c.name,
+      width: c.width,
+      ...(c.kind === 'amount' ? { style: { numFmt: AMOUNT_FORMAT } } : {}),
+      ...(c.kind === 'time' ? { style: { numFmt: TIME_FORMAT } } : {}),
+    }));
+    const input = sheetInput(sheet);
+    for (const row of rows) {
+      sheet.addRow(cells.xlsx(row)).commit();
+      count++;
+      if (count % CHECK_EVERY === 0) {
+        // Two places to wait: the zip's input (exceljs would pile up XML there), and the zip's way out (archiver
+        // keeps compressing into its own buffer while `out` takes nothing, so a slow download would pile up there).
+        if (input.needsDrain()) await drain.wait(input.stream);
+        if (counter.writableNeedDrain) await drain.wait(counter);
+      }
+    }
+    sheet.commit();
+    if (options.summary) addSummarySheet(workbook, options.summary, options.lang);
+    await Promise.race([workbook.commit(), done]);
+  } catch (err) {
+    counter.destroy(err as Error);
+    await done.catch(() => undefined);
+    throw err;
+  }
+  await done;
+  return { rows: count, bytes };
+}
+
+interface SheetInput {
+  stream: PassThrough;
+  needsDrain(): boolean;
+}
+
+/**
+ * Where exceljs's sheet XML waits to be zipped. Its worksheet stream (a StreamBuf) hands every 64 KiB of XML to
+ * archiver's input stream without looking at the answer of write(), so nothing stops a fast loop from piling up
+ * the whole sheet there while zlib and the disk catch up (about 1.2 KB a row: 1.2 GB for a million orders). The
+ * loop therefore waits on that input stream itself whenever it asks for a drain. This reads two internals
+ * (`stream.pipes` of exceljs 4's WorksheetWriter, `_writableState` of readable-stream); test/node/export.test.ts
+ * fails if a new exceljs lacks them, rather than letting the memory bound go quietly.
+ */
+export function sheetInput(sheet: ExcelJS.Worksheet): SheetInput {
+  const pipes = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes;
+  const stream = pipes?.[0] as (PassThrough & { _writableState?: { needDrain?: boolean } }) | undefined;
+  if (!stream || typeof stream.once !== 'function' || typeof stream._writableState?.needDrain !== 'boolean')
+    throw new Error('exceljs: the worksheet stream is not what this export knows (see sheetInput in xlsx-export.ts)');
+  return { stream, needsDrain: () => stream._writableState?.needDrain === true };
+}
