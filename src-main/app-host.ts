@@ -2,6 +2,7 @@ import {
   ApiError,
   apiMethodNames,
   ORDER_API_METHODS,
+  BOOKS_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -25,6 +26,15 @@ import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './a
 import { OverrideSecretStore } from './adapters/override-secret-store';
 import { sendToNetworkPrinter } from './adapters/tcp-printer';
 import { CallGate } from './core/call-gate';
+import { BooksService, type ExportRequest } from './core/books-service';
+import { openExportConnection } from './core/export/export-file';
+import { exportOrders } from './core/export/order-export';
+import { figures } from './core/reports/day-report';
+import type { ReportDoc } from './core/reports/report-model';
+import { renderReportEscPos } from './core/reports/report-escpos';
+import { renderReportHtml } from './core/reports/report-html';
+import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { Backups } from './core/backup/backups';
 import { QUIET_MS, Upkeep } from './core/backup/upkeep';
 import { join } from 'node:path';
@@ -44,10 +54,21 @@ export interface AppHostOptions extends OpenOptions {
   log?: (line: string) => void;
 }
 
+/** An export waiting to be fetched: written straight to the caller's stream, once. */
+export interface Download {
+  filename: string;
+  contentType: string;
+  write(out: Writable): Promise<void>;
+}
+
 /** What a host serves: every API method, the live events, and what the customer display shows now. */
 export type HostedApi = ApiHandlers & {
   subscribe(listener: (event: LiveEvent) => void): () => void;
   displayState(): DisplayState;
+  /** An export prepared by prepareExport, taken once (browser mode: GET /api/download/{id}). */
+  takeDownload(id: string): Download | undefined;
+  /** The file name of an export prepared and not yet taken (the desktop app's save dialog starts with it). */
+  downloadName(id: string): string | undefined;
 };
 
 export interface AppHost {
@@ -62,6 +83,8 @@ export interface AppHost {
 
 /** How long the poller keeps asking after an order's own expiry, for a late answer. */
 const POLL_GRACE_MS = 60_000;
+/** A prepared export must be fetched within this long. */
+const DOWNLOAD_TTL_MS = 10 * 60_000;
 /** How often answers the disk refused are tried again. */
 const PENDING_FLUSH_MS = 5000;
 /** The keychain probe writes on Linux; its answer is kept this long. */
@@ -149,6 +172,118 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       networkPrinter: printerOf(s) !== undefined,
       autoPrint: s.printer.autoPrint,
       ...(loket.notice ? { notice: loket.notice } : {}),
+    };
+  };
+
+  /** Exports prepared and not yet fetched: fetched once, within a few minutes. */
+  const downloads = new Map<string, { request: ExportRequest; filename: string; expires: number }>();
+  const books = new BooksService(store.access, store.audit, clock, {
+    log: () => current.loket.log,
+    orders: () => current.loket.orders,
+    client: () => current.loket.client,
+    methods: () => current.loket.methods,
+    training: () => current.loket.training,
+    settings,
+    staff: () => store.access.staff.list({ includeInactive: true }),
+    printReport: async (doc) => {
+      const s = settings();
+      const printer = reportPrinterOf(s);
+      if (!printer) return { ok: false, message: 'No printer is set up: print the A4 page from the screen instead.' };
+      try {
+        await printer.send(doc);
+        return { ok: true, message: `The day's report printed on ${printer.name}.` };
+      } catch (err) {
+        return { ok: false, message: (err as Error).message };
+      }
+    },
+    afterClose: async () => void (await upkeep.backup('close-day')),
+    prepareDownload: (request) => {
+      for (const [id, d] of downloads) if (d.expires < Date.now()) downloads.delete(id);
+      const downloadId = randomBytes(18).toString('base64url');
+      const span = request.from === request.to ? request.from : `${request.from}_${request.to}`;
+      const filename = `loket-orders-${span}${current.loket.training ? '-training' : ''}.${request.format}`;
+      downloads.set(downloadId, { request, filename, expires: Date.now() + DOWNLOAD_TTL_MS });
+      return { downloadId, filename };
+    },
+  });
+
+  /** The day's report on the printer the settings choose: ESC/POS on the network, or the OS printer (A4 page). */
+  const reportPrinterOf = (s: LoketSettings): { name: string; send(doc: ReportDoc): Promise<void> } | undefined => {
+    const network =
+      options.printer ??
+      (s.printer.kind === 'network' && s.printer.host && s.printer.port
+        ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
+        : undefined);
+    if (network)
+      return {
+        name: `${network.host}:${network.port}`,
+        send: (doc) => sendToNetworkPrinter(renderReportEscPos(doc, { paper: network.paper }), network),
+      };
+    const system = options.systemPrinter;
+    if (s.printer.kind === 'system' && system)
+      return {
+        name: s.printer.systemName ?? 'the default printer',
+        send: (doc) =>
+          system.print(renderReportHtml(doc), {
+            ...(s.printer.systemName ? { deviceName: s.printer.systemName } : {}),
+            silent: true,
+          }),
+      };
+    return undefined;
+  };
+
+  const takeDownload = (id: string): Download | undefined => {
+    const entry = downloads.get(id);
+    downloads.delete(id);
+    if (!entry || entry.expires < Date.now()) return undefined;
+    const { request, filename } = entry;
+    const loket = current.loket;
+    const s = settings();
+    const path = loket.training ? join(store.dataDir, 'training', 'loket.db') : join(store.dataDir, 'loket.db');
+    return {
+      filename,
+      contentType:
+        request.format === 'csv'
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      write: async (out) => {
+        // A connection of its own, read-only: the export reads one snapshot while the till goes on selling.
+        const db = openExportConnection(path);
+        try {
+          const summary =
+            request.format === 'xlsx'
+              ? figures(
+                  db,
+                  request.from,
+                  request.to,
+                  s.timeZone,
+                  loket.methods,
+                  store.access.staff.list({ includeInactive: true }),
+                  {
+                    training: loket.training,
+                    lang: s.lang,
+                  },
+                )
+              : undefined;
+          await exportOrders(
+            db,
+            {
+              from: request.from,
+              to: request.to,
+              timeZone: s.timeZone,
+              format: request.format,
+              ...(request.delimiter ? { delimiter: request.delimiter } : {}),
+              ...(request.bom ? { bom: request.bom } : {}),
+              methods: loket.methods,
+              lang: s.lang,
+              ...(summary ? { summary } : {}),
+            },
+            out,
+          );
+        } finally {
+          db.close();
+        }
+      },
     };
   };
 
@@ -409,12 +544,19 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
 
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
-    app[method] = (ORDER_API_METHODS as readonly string[]).includes(method)
-      ? (...args) => {
-          lastCallAt = Date.now();
-          return gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args));
-        }
-      : (...args) => (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
+    if ((ORDER_API_METHODS as readonly string[]).includes(method)) {
+      app[method] = (...args) => {
+        lastCallAt = Date.now();
+        return gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args));
+      };
+    } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
+      // The books read and change the order log in use: they wait for a runtime switch like the order methods.
+      app[method] = (...args) =>
+        gate.run(() => (books[method as keyof BooksService] as (...a: unknown[]) => unknown).apply(books, args));
+    } else {
+      app[method] = (...args) =>
+        (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
+    }
   }
   const hosted = Object.assign(app, {
     subscribe: (listener: (event: LiveEvent) => void) => {
@@ -422,6 +564,11 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return () => listeners.delete(listener);
     },
     displayState: () => current.app.displayState(),
+    takeDownload,
+    downloadName: (id: string) => {
+      const entry = downloads.get(id);
+      return entry && entry.expires >= Date.now() ? entry.filename : undefined;
+    },
   }) as unknown as HostedApi;
 
   return {

@@ -1,16 +1,17 @@
 // Electron entry: wires the shell's pieces together. Business logic lives outside src-main/electron.
 import { join } from 'node:path';
-import { app, dialog, session, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, session, type BrowserWindow } from 'electron';
 import type { LiveEvent } from './common/api';
 import { startAppHost, type AppHost } from './app-host';
 import { DatabaseProblem } from './db/open';
 import { systemPrinter } from './electron/printing';
-import { ipcEventChannel } from './common/ipc-channels';
+import { ipcEventChannel, ipcSaveDownloadChannel } from './common/ipc-channels';
 import { appVersion } from './electron/app-info';
 import { enforceContentSecurityPolicy } from './electron/content-security';
 import { parseScreenChoice } from './electron/display-placement';
 import { bindDisplayToggle, CustomerDisplay } from './electron/display-window';
-import { deliversTo, IpcSenders, registerIpcApi, type SenderRole } from './electron/ipc-api';
+import { deliversTo, IpcSenders, refusal, registerIpcApi, type SenderRole } from './electron/ipc-api';
+import { saveDownload } from './electron/save-download';
 import { applyStartAtLogin, parseStartAtLogin } from './electron/login-item';
 import { createMainWindow } from './electron/main-window';
 import { allowDisplayNavigation, guardNavigation, type PaymentPagePolicy } from './electron/navigation-guard';
@@ -102,6 +103,7 @@ async function start(): Promise<void> {
     systemPrinter: systemPrinter(),
   });
   registerIpcApi(host.app, isOwnUrl, senders);
+  registerSaveDownload(host);
   host.app.subscribe(deliver);
 
   cashier = createMainWindow({ preloadPath: cashierPreload, source: rendererSource });
@@ -123,6 +125,23 @@ async function start(): Promise<void> {
     log,
   });
   display.start();
+}
+
+/** The manager's export, saved where they choose (browser mode downloads it instead). Only the cashier's window. */
+function registerSaveDownload(appHost: AppHost): void {
+  ipcMain.handle(ipcSaveDownloadChannel, async (event, downloadId: unknown) => {
+    if (refusal('saveDownload', isOwnUrl, event, (e) => senders.roleOf(e.sender)) !== undefined)
+      return { saved: false, message: 'Forbidden' };
+    return saveDownload(typeof downloadId === 'string' ? downloadId : '', {
+      nameOf: (id) => appHost.app.downloadName(id),
+      take: (id) => appHost.app.takeDownload(id),
+      choosePath: async (defaultName) => {
+        const options = { defaultPath: join(app.getPath('documents'), defaultName) };
+        const result = cashier ? await dialog.showSaveDialog(cashier, options) : await dialog.showSaveDialog(options);
+        return result.canceled ? undefined : result.filePath;
+      },
+    });
+  });
 }
 
 /** Every live event to the cashier's window; only the display's own to the display's, and only on our pages. */

@@ -2,7 +2,8 @@
 // so everything else of ours is bundled in, and only type information comes from src-main/common/api.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ApiArgs, ApiEnvelope, ApiMethodName, ApiResult, LiveEvent, LoketBridge } from '../src-main/common/api';
-import { ipcChannel, ipcEventChannel } from '../src-main/common/ipc-channels';
+import { ipcChannel, ipcEventChannel, ipcSaveDownloadChannel } from '../src-main/common/ipc-channels';
+import type { SaveResult } from '../src-main/common/reports';
 
 function invoke<M extends ApiMethodName>(method: M, ...args: ApiArgs<M>): Promise<ApiEnvelope<ApiResult<M>>> {
   return ipcRenderer.invoke(ipcChannel(method), ...args) as Promise<ApiEnvelope<ApiResult<M>>>;
@@ -45,12 +46,22 @@ const api = {
   updateStaff: (...args) => invoke('updateStaff', ...args),
   changeOwnPin: (...args) => invoke('changeOwnPin', ...args),
   auditLog: (...args) => invoke('auditLog', ...args),
+  deskOrders: (...args) => invoke('deskOrders', ...args),
+  orderDetail: (...args) => invoke('orderDetail', ...args),
+  attentionQueue: (...args) => invoke('attentionQueue', ...args),
+  resolveAttention: (...args) => invoke('resolveAttention', ...args),
+  dayReport: (...args) => invoke('dayReport', ...args),
+  closeDay: (...args) => invoke('closeDay', ...args),
+  dayReportHtml: (...args) => invoke('dayReportHtml', ...args),
+  printDayReport: (...args) => invoke('printDayReport', ...args),
+  prepareExport: (...args) => invoke('prepareExport', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);
     ipcRenderer.on(ipcEventChannel, forward);
     return () => ipcRenderer.off(ipcEventChannel, forward);
   },
+  saveDownload: (downloadId: string) => ipcRenderer.invoke(ipcSaveDownloadChannel, downloadId) as Promise<SaveResult>,
 } satisfies LoketBridge;
 
 contextBridge.exposeInMainWorld('loket', api);

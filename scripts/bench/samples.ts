@@ -92,8 +92,12 @@ export async function captureSamples(loket: Loket, sandbox: SandboxHandle): Prom
     });
   }
 
-  const failure = async (faults: { http_status: number | null; drop_after_store: boolean }): Promise<SampleFailure> => {
-    sandbox.faults.set({ latency_ms: 0, malformed_json: false, count: 1, ...faults });
+  const failure = async (faults: {
+    http_status: number | null;
+    drop_after_store: boolean;
+    count: number;
+  }): Promise<SampleFailure> => {
+    sandbox.faults.set({ latency_ms: 0, malformed_json: false, ...faults });
     const outcome = await loket.orders.create({ methodId: 'qris_dynamic', amount: 25_000, itemName: 'Sampel' }, actor);
     sandbox.faults.clear();
     if (outcome.ok || !outcome.order) throw new Error('a sample failure did not fail as expected');
@@ -106,7 +110,9 @@ export async function captureSamples(loket: Loket, sandbox: SandboxHandle): Prom
       reason: lastReason(outcome.order.id),
     };
   };
-  const rejected = await failure({ http_status: 503, drop_after_store: false });
-  const unknown = await failure({ http_status: null, drop_after_store: true });
+  // A refusal is a 4xx with a retcode (a 5xx is an outage); an unknown outcome needs the quick inquiry after the
+  // lost answer to be lost too (two requests).
+  const rejected = await failure({ http_status: 422, drop_after_store: false, count: 1 });
+  const unknown = await failure({ http_status: null, drop_after_store: true, count: 2 });
   return { methods, rejected, unknown };
 }

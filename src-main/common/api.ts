@@ -14,6 +14,15 @@ import type {
   TillStatus,
 } from './manager';
 import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
+import type {
+  AttentionItem,
+  AttentionResult,
+  DayReport,
+  DeskPage,
+  DownloadTicket,
+  OrderDetail,
+  SaveResult,
+} from './reports';
 
 /**
  * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
@@ -36,6 +45,8 @@ export const chargeInputSchema = z
 export type ChargeInput = z.infer<typeof chargeInputSchema>;
 
 const orderId = z.string().min(1).max(36);
+/** A store day in the store's time zone. */
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day YYYY-MM-DD');
 /** A manager session's token: every manager method takes it first, and it locks when idle. */
 const session = z.string().min(16).max(100);
 const staffId = z.number().int().positive();
@@ -108,6 +119,48 @@ export const apiArgSchemas = {
       .strict(),
   ]),
   changeOwnPin: z.tuple([session, pinSchema, pinSchema]),
+
+  // The manager's books: the order desk, the attention queue, the day's report and closing, the export
+  // (docs/end-of-day.md, docs/export.md).
+  deskOrders: z.tuple([
+    session,
+    z
+      .object({
+        from: day,
+        to: day,
+        state: z.enum(ORDER_STATES).optional(),
+        methodId: z.string().min(1).max(64).optional(),
+        staffId: z.number().int().positive().optional(),
+        search: z.string().max(64).optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+        offset: z.number().int().min(0).optional(),
+      })
+      .strict(),
+  ]),
+  orderDetail: z.tuple([session, orderId]),
+  attentionQueue: z.tuple([session]),
+  resolveAttention: z.tuple([
+    session,
+    z.union([orderId, z.number().int().positive()]),
+    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge']),
+    reasonSchema,
+  ]),
+  dayReport: z.tuple([session, day]),
+  closeDay: z.tuple([session, day]),
+  dayReportHtml: z.tuple([session, day]),
+  printDayReport: z.tuple([session, day]),
+  prepareExport: z.tuple([
+    session,
+    z
+      .object({
+        from: day,
+        to: day,
+        format: z.enum(['csv', 'xlsx']),
+        delimiter: z.enum([',', ';']).optional(),
+        bom: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
   auditLog: z.tuple([
     session,
     z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
@@ -221,6 +274,15 @@ interface Results {
   updateStaff: ManagerView;
   changeOwnPin: { ok: true } | PinRefusal;
   auditLog: AuditEntry[];
+  deskOrders: DeskPage;
+  orderDetail: OrderDetail;
+  attentionQueue: AttentionItem[];
+  resolveAttention: AttentionResult;
+  dayReport: DayReport;
+  closeDay: DayReport;
+  dayReportHtml: ReceiptView;
+  printDayReport: PrintResult;
+  prepareExport: DownloadTicket;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -244,7 +306,21 @@ export const ORDER_API_METHODS = [
   'parkSale',
 ] as const satisfies readonly ApiMethodName[];
 export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
-export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod>;
+
+/** The manager's books (core/books-service.ts): they read and change the order log in use, like the order methods. */
+export const BOOKS_API_METHODS = [
+  'deskOrders',
+  'orderDetail',
+  'attentionQueue',
+  'resolveAttention',
+  'dayReport',
+  'closeDay',
+  'dayReportHtml',
+  'printDayReport',
+  'prepareExport',
+] as const satisfies readonly ApiMethodName[];
+export type BooksApiMethod = (typeof BOOKS_API_METHODS)[number];
+export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod>;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];
 
@@ -337,4 +413,9 @@ export type LoketBridge = {
   [M in ApiMethodName]: (...args: ApiArgs<M>) => Promise<ApiEnvelope<ApiResult<M>>>;
 } & {
   onEvent(listener: (event: LiveEvent) => void): () => void;
+  /**
+   * The desktop app only: save an export prepared with prepareExport to a file the manager picks in the OS's
+   * save dialog (browser mode downloads GET /api/download/{downloadId} instead).
+   */
+  saveDownload(downloadId: string): Promise<SaveResult>;
 };

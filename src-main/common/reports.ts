@@ -117,3 +117,28 @@ export interface OrderDetail {
   response?: unknown;
   staffName?: string;
 }
+
+/** What a manager's action on an attention item did. */
+export interface AttentionResult {
+  /** Whether the item has left the queue (a check may leave it: the gateway still says "waiting"). */
+  resolved: boolean;
+  /** Plain words: what happened. */
+  message: string;
+  order?: Order;
+}
+
+/** An export of the order log, ready to fetch once (browser mode: a download; the desktop app: a file). */
+export interface DownloadTicket {
+  downloadId: string;
+  filename: string;
+}
+
+/** What saving an export to a file did (the desktop app: the manager picks the file in the OS's save dialog). */
+export interface SaveResult {
+  /** False when the manager cancelled the dialog, or the file could not be written (see message). */
+  saved: boolean;
+  /** The file written, when saved. */
+  path?: string;
+  /** Plain words: what happened. */
+  message: string;
+}

@@ -72,19 +72,35 @@ export async function call(
   args: unknown[],
   roleOf: (event: CallEvent) => SenderRole | undefined = () => 'cashier',
 ): Promise<ApiEnvelope<unknown>> {
-  const frame = event.senderFrame;
-  const refuse = (why: string) => {
-    console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}: ${why}`);
+  const why = refusal(method, isAppUrl, event, roleOf);
+  if (why !== undefined) {
     // Deliberately vague: the caller is not ours (or not allowed this), so it learns nothing about why.
     return { ok: false, error: { code: 'forbidden', message: 'Forbidden' } } satisfies ApiEnvelope<unknown>;
-  };
-  if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return refuse('not a top frame of our pages');
-  const role = roleOf(event);
-  if (role === undefined) return refuse('not one of our windows');
-  if (role === 'display' && !(DISPLAY_METHODS as readonly string[]).includes(method)) {
-    return refuse('the customer display only reads');
   }
   return dispatchApiCall(handlers, method, args, (name, err) => console.error(`[ipc] ${name} failed:`, err));
+}
+
+/**
+ * Why a call must be refused (logged), or undefined when it may go on: it must come from the top frame of one of the
+ * app's own pages in one of the app's own windows, and the customer display's window may call only DISPLAY_METHODS.
+ */
+export function refusal(
+  method: string,
+  isAppUrl: (url: string) => boolean,
+  event: CallEvent,
+  roleOf: (event: CallEvent) => SenderRole | undefined,
+): string | undefined {
+  const frame = event.senderFrame;
+  const why =
+    !frame || frame.parent !== null || !isAppUrl(frame.url)
+      ? 'not a top frame of our pages'
+      : roleOf(event) === undefined
+        ? 'not one of our windows'
+        : roleOf(event) === 'display' && !(DISPLAY_METHODS as readonly string[]).includes(method)
+          ? 'the customer display only reads'
+          : undefined;
+  if (why) console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}: ${why}`);
+  return why;
 }
 
 /** The cashier's window gets every live event; the customer display only what it shows. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
 import {
   dispatchApiCall,
   INTERNAL_ERROR_MESSAGE,
@@ -26,6 +27,8 @@ import { parseStrictJsonBytes } from '../core/http/strict-json-bytes';
 export interface WebApp extends ApiHandlers {
   subscribe(listener: (event: LiveEvent) => void): () => void;
   displayState(): DisplayState;
+  /** An export prepared with prepareExport, taken once; undefined when there is none (or it expired). */
+  takeDownload(id: string): { filename: string; contentType: string; write(out: Writable): Promise<void> } | undefined;
 }
 
 export interface WebHostOptions {
@@ -117,6 +120,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         );
       }
       if (path === '/api/events' && method === 'GET') return openStream(req, res, (send) => app.subscribe(send));
+      const download = /^\/api\/download\/([A-Za-z0-9_-]{16,64})$/.exec(path);
+      if (download && method === 'GET') return sendDownload(download[1]!, req, res);
       const m = /^\/api\/call\/([A-Za-z]+)$/.exec(path);
       if (!m) return notFound(req, res);
       if (method !== 'POST') {
@@ -207,6 +212,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       unsubscribe();
       streams.delete(res);
     });
+  }
+
+  /** An export prepared with prepareExport, streamed once as an attachment (the browser saves it as a file). */
+  async function sendDownload(id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.resume();
+    const download = app.takeDownload(id);
+    if (!download)
+      return fail(res, 404, 'not_found', 'This export is gone (fetched already, or too old): export again.');
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': download.contentType,
+      'content-disposition': `attachment; filename="${download.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'cache-control': 'no-store',
+    });
+    try {
+      await download.write(res);
+    } catch (err) {
+      // The headers are gone: a cut-off file is the only signal left, and the log has the reason.
+      log(`web: export ${download.filename} failed: ${(err as Error).message}`);
+      res.destroy();
+    }
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse): void {

@@ -305,7 +305,15 @@ export function createFakeElectron() {
   }
   const session = { defaultSession: fakeSession(), fake: fakeSession };
 
-  return { app, BrowserWindow: FakeBrowserWindow, screen, powerSaveBlocker, ipcMain, session };
+  /** The OS dialogs: the save dialog answers with `savePath` (undefined: the manager cancels). */
+  const dialog = {
+    savePath: undefined as string | undefined,
+    showErrorBox: vi.fn(),
+    showSaveDialog: vi.fn(async (..._args: unknown[]) =>
+      dialog.savePath === undefined ? { canceled: true, filePath: '' } : { canceled: false, filePath: dialog.savePath },
+    ),
+  };
+  return { app, BrowserWindow: FakeBrowserWindow, screen, powerSaveBlocker, ipcMain, session, dialog };
 }
 
 export type FakeElectron = ReturnType<typeof createFakeElectron>;

@@ -10,6 +10,10 @@ import { tempDir } from './helpers/loket';
 import { waitFor } from './helpers/wait-for';
 import type { ApiEnvelope, ChargeResult, LiveEvent } from '../../src-main/common/api';
 import { apiMethodNames } from '../../src-main/common/api';
+import { dayIn } from '../../src-main/common/gateway-time';
+import type { DownloadTicket, SaveResult } from '../../src-main/common/reports';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const fake = electron as unknown as FakeElectron;
 const dir = tempDir('loket-shell-');
@@ -51,7 +55,9 @@ describe('the desktop shell', () => {
     expect(displayWindow.options.webPreferences?.preload).toMatch(/preload[/\\]display\.cjs$/);
     expect(displayWindow.options).toMatchObject({ kiosk: true, x: 1920 });
     expect(displayWindow.loaded?.hash).toBe('/display');
-    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual(apiMethodNames.map((m) => `loket:${m}`).sort());
+    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual(
+      [...apiMethodNames.map((m) => `loket:${m}`), 'loket:save-download'].sort(),
+    );
     // Permissions refused and the CSP header set on the default session.
     expect(fake.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
     expect(fake.session.defaultSession.webRequest.onHeadersReceived).toHaveBeenCalled();
@@ -74,6 +80,28 @@ describe('the desktop shell', () => {
     expect(await fake.ipcMain.invoke('loket:appInfo', { contents: cashier.webContents, subFrame: true })).toEqual(
       FORBIDDEN,
     );
+  });
+
+  it('the manager’s export is saved where the save dialog says, from the cashier’s window only', async () => {
+    const save = (window: FakeWindow, id: unknown) =>
+      fake.ipcMain.invoke('loket:save-download', { contents: window.webContents }, id) as Promise<SaveResult>;
+    const session = await call<{ token: string }>(cashier, 'setupManager', { name: 'Bu Sri', pin: '97531864' });
+    if (!session.ok) throw new Error(JSON.stringify(session));
+    const day = dayIn(new Date(), 'Asia/Jakarta');
+    const ticket = await call<DownloadTicket>(cashier, 'prepareExport', session.result.token, {
+      from: day,
+      to: day,
+      format: 'csv',
+    });
+    if (!ticket.ok) throw new Error(JSON.stringify(ticket));
+    expect(await save(displayWindow, ticket.result.downloadId)).toEqual({ saved: false, message: 'Forbidden' });
+    fake.dialog.savePath = join(dir.path, 'orders.csv');
+    const saved = await save(cashier, ticket.result.downloadId);
+    expect(saved).toMatchObject({ saved: true, path: fake.dialog.savePath });
+    expect(fake.dialog.showSaveDialog.mock.calls.at(-1)?.[1]).toMatchObject({
+      defaultPath: expect.stringContaining(ticket.result.filename),
+    });
+    expect(readFileSync(fake.dialog.savePath, 'utf8').split('\n')[0]).toMatch(/order_id/);
   });
 
   it('a sale: the cashier gets every live event, the display only its own', async () => {

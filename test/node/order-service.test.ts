@@ -14,6 +14,7 @@ let loket: Loket;
 const fault = (f: Partial<FaultSettings>): FaultSettings => ({
   latency_ms: 0,
   http_status: null,
+  drop_before_store: false,
   drop_after_store: false,
   malformed_json: false,
   count: 1,

@@ -21,6 +21,9 @@ export const AUDIT_ACTIONS = [
   'method.enabled',
   'method.disabled',
   'connection.tested',
+  'attention.resolved',
+  'day.closed',
+  'orders.exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

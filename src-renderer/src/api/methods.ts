@@ -40,6 +40,15 @@ const METHODS = {
   updateStaff: true,
   changeOwnPin: true,
   auditLog: true,
+  deskOrders: true,
+  orderDetail: true,
+  attentionQueue: true,
+  resolveAttention: true,
+  dayReport: true,
+  closeDay: true,
+  dayReportHtml: true,
+  printDayReport: true,
+  prepareExport: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];
