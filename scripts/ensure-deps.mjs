@@ -2,7 +2,7 @@
 // Makes README's quick-start commands work on a fresh clone: installs npm dependencies when they are
 // missing or older than package-lock.json, and (with --for-tests) the Debian packages the tests need.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +17,26 @@ function run(command, commandArgs, env = {}) {
 
 const installed = join(root, 'node_modules', '.package-lock.json');
 const lock = join(root, 'package-lock.json');
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+
+/**
+ * Does node_modules hold what package-lock.json names? Compared by content (each package's version), not by file
+ * times: a checkout or a `git restore` of an unchanged lock file must not wipe node_modules under running tests.
+ * Optional packages for other platforms are in the lock but never installed; they do not count.
+ */
+function upToDate() {
+  if (!existsSync(installed)) return false;
+  try {
+    const want = JSON.parse(readFileSync(lock, 'utf8')).packages ?? {};
+    const have = JSON.parse(readFileSync(installed, 'utf8')).packages ?? {};
+    return Object.entries(want).every(
+      ([path, pkg]) => path === '' || pkg.link || have[path]?.version === pkg.version || (pkg.optional && !have[path]),
+    );
+  } catch {
+    return false;
+  }
+}
+
+if (!upToDate()) {
   console.error('[loket] installing npm dependencies (npm ci) ...');
   // The Electron binary comes from a download site our CI cannot reach; `npm start` explains how to get it.
   const code = run('npm', ['ci', '--no-audit', '--no-fund'], {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { buildIfChanged } from './build-if-changed.mjs';
 import { electronBinaryPath } from './electron-binary.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -48,7 +49,10 @@ if (electron === null) {
   process.exit(3);
 }
 
-// Same as `npx electron-vite preview` (build, then launch), but run with this Node directly: no npx lookup,
-// and no .cmd shim to go through on Windows. ELECTRON_EXEC_PATH makes electron-vite launch the binary found above.
+// Build only what changed since the last build (nothing, usually), then `electron-vite preview --skipBuild`, run with
+// this Node directly: no npx lookup, and no .cmd shim to go through on Windows. ELECTRON_EXEC_PATH makes
+// electron-vite launch the binary found above.
+const built = buildIfChanged();
+if (built !== 0) process.exit(built);
 const electronVite = packageBin('electron-vite');
-process.exit(await runNode([electronVite, 'preview'], { ...process.env, ELECTRON_EXEC_PATH: electron }));
+process.exit(await runNode([electronVite, 'preview', '--skipBuild'], { ...process.env, ELECTRON_EXEC_PATH: electron }));
