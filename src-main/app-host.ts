@@ -130,34 +130,41 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
 
   const settings = (): LoketSettings => store.settings.load();
   /**
-   * Where receipts print without the screen's print dialog: the network printer (the command line's, else the
-   * settings'), or the OS printer chosen in settings (the desktop app); undefined: from the screen.
+   * Where a document prints without the screen's print dialog: the network printer (the command line's, else the
+   * settings'), as ESC/POS; or the OS printer chosen in settings (the desktop app), as HTML; undefined: from the
+   * screen. One choice for receipts and the day's report, each with its two renderings.
    */
-  const printerOf = (s: LoketSettings): { name: string; send(receipt: Receipt): Promise<void> } | undefined => {
-    const network =
-      options.printer ??
-      (s.printer.kind === 'network' && s.printer.host && s.printer.port
-        ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
-        : undefined);
-    if (network)
-      return {
-        name: `${network.host}:${network.port}`,
-        send: (receipt) => sendToNetworkPrinter(renderEscPos(receipt, { paper: network.paper }), network),
-      };
-    const system = options.systemPrinter;
-    if (s.printer.kind === 'system' && system) {
+  const printerFor =
+    <D>(escPos: (doc: D, paper: 58 | 80) => Buffer, html: (doc: D, paper: 58 | 80) => string) =>
+    (s: LoketSettings): { name: string; send(doc: D): Promise<void> } | undefined => {
+      const network =
+        options.printer ??
+        (s.printer.kind === 'network' && s.printer.host && s.printer.port
+          ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
+          : undefined);
+      if (network)
+        return {
+          name: `${network.host}:${network.port}`,
+          send: (doc) => sendToNetworkPrinter(escPos(doc, network.paper), network),
+        };
+      const system = options.systemPrinter;
+      if (s.printer.kind !== 'system' || !system) return undefined;
       const deviceName = s.printer.systemName;
       return {
         name: deviceName ?? 'the default printer',
-        send: (receipt) =>
-          system.print(renderReceiptHtml(receipt, { paper: s.printer.paper }), {
-            ...(deviceName ? { deviceName } : {}),
-            silent: true,
-          }),
+        send: (doc) =>
+          system.print(html(doc, s.printer.paper), { ...(deviceName ? { deviceName } : {}), silent: true }),
       };
-    }
-    return undefined;
-  };
+    };
+  const printerOf = printerFor<Receipt>(
+    (receipt, paper) => renderEscPos(receipt, { paper }),
+    (receipt, paper) => renderReceiptHtml(receipt, { paper }),
+  );
+  /** The day's report: ESC/POS on the receipt printer, or its A4 page on the OS printer. */
+  const reportPrinterOf = printerFor<ReportDoc>(
+    (doc, paper) => renderReportEscPos(doc, { paper }),
+    (doc) => renderReportHtml(doc),
+  );
 
   const info = (loket: Loket): AppInfo => {
     const s = settings();
@@ -206,31 +213,6 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return { downloadId, filename };
     },
   });
-
-  /** The day's report on the printer the settings choose: ESC/POS on the network, or the OS printer (A4 page). */
-  const reportPrinterOf = (s: LoketSettings): { name: string; send(doc: ReportDoc): Promise<void> } | undefined => {
-    const network =
-      options.printer ??
-      (s.printer.kind === 'network' && s.printer.host && s.printer.port
-        ? { host: s.printer.host, port: s.printer.port, paper: s.printer.paper }
-        : undefined);
-    if (network)
-      return {
-        name: `${network.host}:${network.port}`,
-        send: (doc) => sendToNetworkPrinter(renderReportEscPos(doc, { paper: network.paper }), network),
-      };
-    const system = options.systemPrinter;
-    if (s.printer.kind === 'system' && system)
-      return {
-        name: s.printer.systemName ?? 'the default printer',
-        send: (doc) =>
-          system.print(renderReportHtml(doc), {
-            ...(s.printer.systemName ? { deviceName: s.printer.systemName } : {}),
-            silent: true,
-          }),
-      };
-    return undefined;
-  };
 
   const takeDownload = (id: string): Download | undefined => {
     const entry = downloads.get(id);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { dayIn } from '../../src-main/common/gateway-time';
 import { tempDir } from './helpers/loket';
 
 let host: AppHost | undefined;
@@ -51,6 +52,33 @@ describe('receipts from a sale', () => {
     expect(original).toContain('SANDBOX');
     expect(original).not.toContain('SALINAN');
     expect(copy).toContain('SALINAN');
+  });
+
+  it("the day's report prints on the same network printer, as ESC/POS with the day's paid total", async () => {
+    const received: Buffer[] = [];
+    printer = createServer((socket) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (d) => chunks.push(d));
+      socket.on('end', () => received.push(Buffer.concat(chunks)));
+    });
+    await new Promise<void>((r) => printer!.listen(0, '127.0.0.1', r));
+    const port = (printer.address() as AddressInfo).port;
+    host = await startAppHost({
+      version: 't',
+      dataDir: join(dir.path, 'report'),
+      env: {},
+      printer: { host: '127.0.0.1', port, paper: 80 },
+    });
+    await paidSale(host);
+    const manager = (await host.app.setupManager({ name: 'Bu Sri', pin: '97531864' })).token;
+    const day = (await host.app.dayReport(manager, dayIn(new Date(), 'Asia/Jakarta'))).date;
+    const result = await host.app.printDayReport(manager, day);
+    expect(result).toMatchObject({ ok: true, message: expect.stringContaining(`127.0.0.1:${port}`) });
+    await expect.poll(() => received.length).toBe(1);
+    const text = received[0]!.toString('latin1');
+    expect(text.startsWith('\x1b@')).toBe(true);
+    expect(text).toContain('Rp25.000');
+    expect(text).toContain(day);
   });
 
   it('with the printer down the sale still completes, and the cashier is told in plain words', async () => {
