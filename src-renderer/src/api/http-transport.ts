@@ -1,5 +1,7 @@
 import type { ApiEnvelope, ApiMethodName, DisplayState, LiveEvent, LoketApi } from '../../../src-main/common/api';
-import type { CashierClient, DisplayClient } from './client';
+import type { DownloadTicket } from '../../../src-main/common/reports';
+import { saveFile } from '../lib/download';
+import type { CashierClient, DisplayClient, ExportDelivery } from './client';
 import { CallError, unwrap } from './errors';
 import { EventSourceChannel } from './live-channel';
 import { API_METHODS } from './methods';
@@ -44,7 +46,31 @@ export function httpCashierClient(token: string): CashierClient {
       ? (event as LiveEvent)
       : undefined;
   });
-  return { transport: 'http', api: api as LoketApi, live };
+  return { transport: 'http', api: api as LoketApi, live, deliverExport: (ticket) => download(token, ticket) };
+}
+
+/**
+ * Browser mode's export: `GET /api/download/{id}`, fetched whole before it is handed to the browser's
+ * downloads. Fetched rather than followed as a link, so that a ticket gone stale is told on the screen (the
+ * server's 404 envelope), and a file cut off midway (the server drops the connection) is never saved as if whole.
+ */
+async function download(token: string, ticket: DownloadTicket): Promise<ExportDelivery> {
+  const response = await request(`/api/download/${encodeURIComponent(ticket.downloadId)}`, {
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) {
+    await readEnvelope(response);
+    throw new CallError('internal', `Loket answered HTTP ${response.status}.`, response.status);
+  }
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch (err) {
+    throw new CallError('network', `The export was cut off (${(err as Error).message}).`);
+  }
+  saveFile(blob, ticket.filename);
+  return { kind: 'downloaded', filename: ticket.filename };
 }
 
 /** Browser mode, customer display: read-only, with its own key. It never sees the cashier's token. */

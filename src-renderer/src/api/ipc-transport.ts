@@ -35,7 +35,17 @@ function unwrapBridge(bridge: LoketBridge): LoketApi {
 
 /** The desktop app: the preload's `window.loket`. */
 export function ipcCashierClient(bridge: LoketBridge): CashierClient {
-  return { transport: 'ipc', api: unwrapBridge(bridge), live: new IpcChannel(bridge, (event) => event) };
+  return {
+    transport: 'ipc',
+    api: unwrapBridge(bridge),
+    live: new IpcChannel(bridge, (event) => event),
+    deliverExport: async (ticket) => {
+      const result = await bridge.saveDownload(ticket.downloadId);
+      return result.saved
+        ? { kind: 'saved', path: result.path ?? ticket.filename }
+        : { kind: 'not_saved', message: result.message };
+    },
+  };
 }
 
 /** A customer display window in the desktop app: the current state, then the display events. */

@@ -102,3 +102,13 @@ export function formatGatewayWallClock(value: string, lang: Lang): string | unde
   const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5])));
   return formatDateTime(at.toISOString(), 'UTC', lang);
 }
+
+/**
+ * A store day (YYYY-MM-DD) as people say it: "Selasa, 10 Maret 2026". The day is a calendar date already, so it
+ * is read at noon UTC and shown in UTC: no zone can move it to another date.
+ */
+export function formatDay(day: string, lang: Lang): string {
+  const at = new Date(`${day}T12:00:00Z`);
+  if (Number.isNaN(at.getTime())) return day;
+  return formatter(lang, 'UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(at);
+}

@@ -7,6 +7,7 @@ import type { CashierClient, ConnectionStatus } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
 import { i18n } from '../i18n/i18n.svelte';
 import { printHtml } from '../lib/print';
+import { markOrderEvent } from '../lib/timing';
 import { ChargeManager, PAYMENT_STATES_SHOWN } from './charge.svelte';
 import { ManagerSession } from './manager-session.svelte';
 import { PaymentPanelManager } from './payment-panel.svelte';
@@ -55,7 +56,13 @@ export class CashierSession {
     const api = client.api;
     const nowMs = options.now ? () => options.now!().getTime() : Date.now;
     this.till = new TillManager({ api, now: nowMs });
-    this.manager = new ManagerSession({ api, till: () => this.till.status, now: nowMs });
+    this.manager = new ManagerSession({
+      api,
+      till: () => this.till.status,
+      now: nowMs,
+      deliverExport: (ticket) => client.deliverExport(ticket),
+      printDocument: options.printDocument ?? ((html) => printHtml(html, i18n.t.day.frameTitle)),
+    });
     this.payment = new PaymentPanelManager({
       api,
       training: () => this.training,
@@ -278,6 +285,7 @@ export class CashierSession {
   }
 
   #route(order: Order): void {
+    markOrderEvent();
     this.charge.observe(order);
     this.payment.observe(order);
     this.today.observe(order);

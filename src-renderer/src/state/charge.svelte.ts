@@ -2,6 +2,7 @@ import type { ChargeFailure, ChargeResult, LoketApi } from '../../../src-main/co
 import type { Order, OrderState } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { toCallError, type CallError } from '../api/errors';
+import { markCharge } from '../lib/timing';
 import { isNotOlder } from './order-time';
 import { SaleForm } from './sale-form.svelte';
 
@@ -122,6 +123,7 @@ export class ChargeManager {
 
   async charge(): Promise<ChargeOutcome> {
     if (!this.canCharge) return 'busy';
+    markCharge();
     this.#charging = true;
     this.#problem = null;
     this.#deps.onStart();

@@ -1,10 +1,16 @@
 import type { LoketApi } from '../../../src-main/common/api';
 import type { ManagerView, TillStatus } from '../../../src-main/common/manager';
+import type { DownloadTicket } from '../../../src-main/common/reports';
 import type { StaffSummary } from '../../../src-main/common/staff';
+import type { ExportDelivery } from '../api/client';
 import { CallError, toCallError } from '../api/errors';
+import { AttentionQueue } from './attention-queue.svelte';
 import { AuditViewer } from './audit-viewer.svelte';
+import { DayBook } from './day-book.svelte';
 import type { CallOutcome, ManagerContext } from './manager-context';
 import { MethodsEditor } from './methods-editor.svelte';
+import { OrderDesk } from './order-desk.svelte';
+import { OrderExport } from './order-export.svelte';
 import { isPin, lockedUntil, PinEntry, pinProblem, type PinProblem } from './pin-entry.svelte';
 import {
   AccessEditor,
@@ -16,11 +22,14 @@ import {
   StoreEditor,
 } from './settings-editors.svelte';
 import { STAFF_NAME_MAX, StaffEditor } from './staff-editor.svelte';
+import { storeDay } from './store-day';
 
 /** What the manager area shows: first-use setup, the PIN pad, or the unlocked screens. */
 export type ManagerPhase = 'setup' | 'unlock' | 'open';
 
-export const MANAGER_SECTIONS = [
+/** The manager's books: the day's work, from the order desk to the export (docs/end-of-day.md). */
+export const BOOKS_SECTIONS = ['desk', 'attention', 'day', 'export'] as const;
+export const SETTINGS_SECTIONS = [
   'gateway',
   'store',
   'methods',
@@ -30,7 +39,17 @@ export const MANAGER_SECTIONS = [
   'access',
   'audit',
 ] as const;
+export const MANAGER_SECTIONS = [...BOOKS_SECTIONS, ...SETTINGS_SECTIONS] as const;
 export type ManagerSectionName = (typeof MANAGER_SECTIONS)[number];
+
+/** Used until the store's own zone is known (as the cashier's screen does). */
+const DEFAULT_TIME_ZONE = 'Asia/Jakarta';
+
+/** What the books need besides the API: saving an export, and printing the A4 page from the screen. */
+export interface BooksDeps {
+  deliverExport: (ticket: DownloadTicket) => Promise<ExportDelivery>;
+  printDocument: (html: string) => Promise<void>;
+}
 
 /** Why the screens are locked now: idle too long, or the session ended otherwise (e.g. Loket restarted). */
 export type LockNotice = 'idle' | 'ended';
@@ -47,8 +66,12 @@ export class ManagerEditors {
   readonly staff: StaffEditor;
   readonly access: AccessEditor;
   readonly audit: AuditViewer;
+  readonly desk: OrderDesk;
+  readonly attention: AttentionQueue;
+  readonly day: DayBook;
+  readonly export: OrderExport;
 
-  constructor(ctx: ManagerContext, now: () => number) {
+  constructor(ctx: ManagerContext, now: () => number, books: BooksDeps) {
     this.store = new StoreEditor(ctx);
     this.connection = new ConnectionTester(ctx);
     this.gateway = new GatewayEditor(ctx, () => this.connection.forget());
@@ -59,6 +82,15 @@ export class ManagerEditors {
     this.staff = new StaffEditor(ctx, now);
     this.access = new AccessEditor(ctx);
     this.audit = new AuditViewer(ctx);
+    // "Today" is the store's day, whatever zone this screen's clock is in.
+    const today = () => storeDay(now(), ctx.view?.settings.timeZone ?? DEFAULT_TIME_ZONE);
+    this.desk = new OrderDesk(ctx, today);
+    this.day = new DayBook(ctx, { today, printDocument: books.printDocument });
+    // An action on the queue changes the day's report (its attention items, perhaps its figures).
+    this.attention = new AttentionQueue(ctx, () => {
+      if (this.day.report) void this.day.load();
+    });
+    this.export = new OrderExport(ctx, { today, deliver: books.deliverExport });
   }
 }
 
@@ -70,6 +102,10 @@ export interface ManagerSessionDeps {
   /** Who is at the till and who may unlock (the till manager's status). */
   till: () => TillStatus | null;
   now?: () => number;
+  /** Saving an export (the client's deliverExport); without it, an export is refused as unavailable. */
+  deliverExport?: BooksDeps['deliverExport'];
+  /** Printing the day's A4 page from the screen. */
+  printDocument?: BooksDeps['printDocument'];
 }
 
 /** The screens lock this long before the server would, so that no action is sent into a session just gone. */
@@ -110,11 +146,18 @@ export class ManagerSession implements ManagerContext {
   readonly #api: LoketApi;
   readonly #till: () => TillStatus | null;
   readonly #now: () => number;
+  readonly #books: BooksDeps;
 
   constructor(deps: ManagerSessionDeps) {
     this.#api = deps.api;
     this.#till = deps.till;
     this.#now = deps.now ?? Date.now;
+    const nothing = (what: string) => () =>
+      Promise.reject(new CallError('unavailable', `${what} is not available here`));
+    this.#books = {
+      deliverExport: deps.deliverExport ?? nothing('saving an export'),
+      printDocument: deps.printDocument ?? nothing('printing'),
+    };
   }
 
   get phase(): ManagerPhase {
@@ -200,7 +243,23 @@ export class ManagerSession implements ManagerContext {
 
   selectSection(section: ManagerSectionName): void {
     this.#section = section;
-    if (section === 'audit') void this.#editors?.audit.load();
+    const editors = this.#editors;
+    if (!editors) return;
+    if (section === 'audit') void editors.audit.load();
+    else if (section === 'desk') void editors.desk.open();
+    else if (section === 'attention') void editors.attention.open();
+    else if (section === 'day') void editors.day.open();
+    else if (section === 'export') editors.export.open();
+  }
+
+  /** One order on the desk, with its history (from the attention queue or the day's report). */
+  showOrder(orderId: string): void {
+    const editors = this.#editors;
+    if (!editors) return;
+    this.#section = 'desk';
+    void editors.desk.openDetail(orderId);
+    // The list behind it, for when the manager goes back.
+    if (!editors.desk.page) void editors.desk.open();
   }
 
   pick(staffId: number): void {
@@ -316,7 +375,7 @@ export class ManagerSession implements ManagerContext {
     this.#view = view;
     this.#idleMinutes = view.settings.access.managerIdleMinutes;
     this.#lockAt = Date.parse(view.lockAt);
-    this.#editors ??= new ManagerEditors(this, this.#now);
+    this.#editors ??= new ManagerEditors(this, this.#now, this.#books);
   }
 
   async #open(token: string): Promise<boolean> {

@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS, type GatewaySettings, type LoketSettings } from '../.
 import type { StaffSummary } from '../../../src-main/common/staff';
 import type { Order } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
+import type { AttentionItem, DayReport, DownloadTicket, ReportFigures } from '../../../src-main/common/reports';
 import type { CashierClient, ConnectionStatus, LiveChannel } from '../../../src-renderer/src/api/client';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { API_METHODS } from '../../../src-renderer/src/api/methods';
@@ -133,11 +134,24 @@ export class FakeLive implements LiveChannel<LiveEvent> {
 export interface FakeClient extends CashierClient {
   readonly fake: FakeApi;
   readonly live: FakeLive;
+  /** The exports handed over to be saved, in order. */
+  readonly delivered: DownloadTicket[];
 }
 
 export function fakeClient(): FakeClient {
   const fake = new FakeApi();
-  return { transport: 'http', api: fake.api, live: new FakeLive(), fake };
+  const delivered: DownloadTicket[] = [];
+  return {
+    transport: 'http',
+    api: fake.api,
+    live: new FakeLive(),
+    fake,
+    delivered,
+    deliverExport: async (ticket) => {
+      delivered.push(ticket);
+      return { kind: 'downloaded', filename: ticket.filename };
+    },
+  };
 }
 
 /** Lets pending promise callbacks (an answer already given, a fire-and-forget call) run. */
@@ -280,3 +294,44 @@ export const GATEWAY: GatewaySettings = {
   inquiryPath: '/api/status',
   timeZone: 'Asia/Jakarta',
 };
+
+// ---------------------------------------------------------------- the manager's books
+
+/** A day's figures: `paid` orders of `amount` each, and nothing else, unless told otherwise. */
+export function figures(day: string, paid: { count: number; amount: number } = { count: 0, amount: 0 }): ReportFigures {
+  return {
+    from: day,
+    to: day,
+    timeZone: 'Asia/Jakarta',
+    paid,
+    orders: paid,
+    byMethod: paid.count ? [{ methodId: 'qris_dynamic', label: 'QRIS', ...paid, paid }] : [],
+    byState: paid.count ? [{ state: 'paid', ...paid }] : [],
+    byStaff: paid.count ? [{ staffId: null, name: '(nobody)', ...paid, paid }] : [],
+  };
+}
+
+/** A day's report, not closed, with nothing needing attention unless told otherwise. */
+export function dayReport(day: string, overrides: Partial<DayReport> = {}): DayReport {
+  return {
+    date: day,
+    timeZone: 'Asia/Jakarta',
+    figures: figures(day),
+    attention: [],
+    afterClosing: [],
+    training: true,
+    ...overrides,
+  };
+}
+
+/** An order whose outcome is unknown, as the attention queue lists it. */
+export function unknownItem(order: Order = makeOrder({ state: 'unknown' })): AttentionItem {
+  return {
+    kind: 'unknown',
+    orderId: order.id,
+    order,
+    since: order.updatedAt,
+    summary: 'Terkirim, tetapi hasilnya belum diketahui.',
+    actions: ['check', 'mark_paid', 'cancel'],
+  };
+}
