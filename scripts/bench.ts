@@ -7,7 +7,9 @@
  *   (b) the order log at scale: one day's summary and list on a big vs a small file, and the write path
  *       with synchronous=FULL vs OFF;
  *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time;
- *   (d) exporting (b)'s big file to CSV and XLSX vs iterating the same SELECT (BENCH_ONLY=export: only this).
+ *   (d) exporting (b)'s big file to CSV and XLSX vs iterating the same SELECT (BENCH_ONLY=export: only this);
+ *   (e) browser mode: a live event merged into Today's list at 5,000 orders vs re-fetching the day;
+ *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +22,14 @@ import { buildOrderLogFile, planDays, STORE_TIME_ZONE, targetRange } from './ben
 import { describeMachine, machineInfo } from './bench/machine';
 import { benchOrderCreation, QRIS_METHOD, type OrderCreateResult } from './bench/order-create';
 import { benchInserts, benchQueries } from './bench/order-log';
-import { benchChargeToQr, renderChargeToQr, type ChargeToQrResult } from './bench/charge-to-qr';
+import {
+  benchChargeToQr,
+  renderChargeToQr,
+  renderLiveList,
+  type ChargeToQrResult,
+  type LiveListResult,
+} from './bench/charge-to-qr';
+import { benchStart, renderStart, type StartResult } from './bench/start';
 import { benchExport, exportJson, exportRepeats, renderExport, type ExportBenchResult } from './bench/export';
 import { renderReport, resultsJson, type OrderLogResults } from './bench/report';
 import { captureSamples, type Samples } from './bench/samples';
@@ -134,9 +143,14 @@ async function main(): Promise<void> {
   say(`Loket benchmarks: ${describeMachine(machine)}`);
 
   let screen: ChargeToQrResult | undefined;
+  let list: LiveListResult | undefined;
+  let start: StartResult | undefined;
   if (config.only === 'all' || config.only === 'screen') {
+    say('(f) start time: `npm run serve` to ready, after a build and with nothing changed…');
+    start = await benchStart(say);
     say(`(c) browser mode: ${config.sales} sales from Charge to the QR on the customer display…`);
-    screen = await benchChargeToQr(config.sales, say);
+    const measured = await benchChargeToQr(config.sales, say, config.listOrders);
+    ({ list, ...screen } = measured);
   }
   const { orderCreation, samples } = config.only === 'screen' ? {} : await runOrderCreationAndSamples(config);
   const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
@@ -153,7 +167,12 @@ async function main(): Promise<void> {
     ...(screen ? { screen } : {}),
   };
   mkdirSync(join(RESULTS_PATH, '..'), { recursive: true });
-  const json = { ...(resultsJson(results) as object), ...(exported ? { export: exportJson(exported) } : {}) };
+  const json = {
+    ...(resultsJson(results) as object),
+    ...(exported ? { export: exportJson(exported) } : {}),
+    ...(list ? { liveList: list } : {}),
+    ...(start ? { start } : {}),
+  };
   writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
   say(renderReport(results));
@@ -164,6 +183,14 @@ async function main(): Promise<void> {
   if (screen) {
     say('');
     say(renderChargeToQr(screen));
+  }
+  if (list) {
+    say('');
+    say(renderLiveList(list));
+  }
+  if (start) {
+    say('');
+    say(renderStart(start));
   }
   say('');
   say(`Results written to ${RESULTS_PATH}`);

@@ -17,6 +17,8 @@ export interface BenchConfig {
   inserts: number;
   /** (c) Sales from Charge to the QR on the display. */
   sales: number;
+  /** (e) orders in the day on Today's list (0: skip (e)). */
+  listOrders: number;
   /** Which parts to run. */
   only: 'all' | 'orders' | 'log' | 'screen';
 }
@@ -49,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     queryRepeats: intFromEnv(env, 'BENCH_REPEAT', 30, 1),
     inserts: intFromEnv(env, 'BENCH_INSERTS', 2_000, 10),
     sales: intFromEnv(env, 'BENCH_SALES', 50, 5),
+    listOrders: intFromEnv(env, 'BENCH_LIST_ORDERS', 5000, 0),
     only,
   };
 }

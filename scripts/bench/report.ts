@@ -170,6 +170,7 @@ export function resultsJson(r: BenchResults): unknown {
           screen: {
             sales: r.screen.sales,
             chargeToQr: roundDistribution(r.screen.chargeToQr),
+            inPage: roundDistribution(r.screen.inPage),
             sandboxAnswer: roundDistribution(r.screen.sandboxAnswer),
           },
         }
