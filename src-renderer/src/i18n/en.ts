@@ -200,6 +200,7 @@ export const en: Messages = {
     empty: 'No orders yet.',
     count: (n) => `${n} order${n === 1 ? '' : 's'}`,
     paidTotal: (amount) => `Paid total: ${amount}`,
+    showMore: (n, left) => `Show ${n} more (${left} not shown)`,
   },
   shortcuts: {
     title: 'Keyboard shortcuts',

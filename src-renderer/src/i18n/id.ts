@@ -207,6 +207,7 @@ export const id = {
     empty: 'Belum ada pesanan.',
     count: (n: number) => `${n} pesanan`,
     paidTotal: (amount: string) => `Total lunas: ${amount}`,
+    showMore: (n: number, left: number) => `Tampilkan ${n} lagi (${left} belum tampil)`,
   },
   shortcuts: {
     title: 'Pintasan keyboard',

@@ -4,6 +4,9 @@ import { toCallError, type CallError } from '../api/errors';
 import { isNotOlder } from './order-time';
 import { storeDay } from './store-day';
 
+/** Orders drawn at first, and added by each "show more". */
+export const TODAY_PAGE = 200;
+
 /** A state to show, or '' for all. */
 export type StateFilter = OrderState | '';
 
@@ -32,6 +35,10 @@ export class TodayOrdersManager {
   #day = $state<string | null>(null);
 
   readonly paidTotal = $derived(this.#orders.filter((o) => o.state === 'paid').reduce((sum, o) => sum + o.amount, 0));
+  /** How many of the newest are drawn: a busy day has thousands, and drawing them all makes every change slow. */
+  #limit = $state(TODAY_PAGE);
+  /** The orders drawn: the newest `limit`. */
+  readonly shown = $derived(this.#orders.length > this.#limit ? this.#orders.slice(0, this.#limit) : this.#orders);
 
   readonly #deps: TodayOrdersDeps;
   #opened = false;
@@ -52,6 +59,16 @@ export class TodayOrdersManager {
 
   get orders(): readonly Order[] {
     return this.#orders;
+  }
+
+  /** Orders of the list not drawn yet (older ones). */
+  get notShown(): number {
+    return Math.max(0, this.#orders.length - this.#limit);
+  }
+
+  /** Draws the next page of older orders. */
+  showMore(): void {
+    this.#limit += TODAY_PAGE;
   }
 
   get filter(): StateFilter {
@@ -80,6 +97,7 @@ export class TodayOrdersManager {
   async setFilter(filter: StateFilter): Promise<void> {
     if (filter === this.#filter) return;
     this.#filter = filter;
+    this.#limit = TODAY_PAGE;
     if (this.#opened) await this.#load();
   }
 

@@ -2,7 +2,7 @@
 // Today's orders: loaded once, then kept current by merging live events; reloaded only when it must be.
 import { describe, expect, test } from 'vitest';
 import type { Order } from '../../../src-main/common/order';
-import { TodayOrdersManager } from '../../../src-renderer/src/state/today-orders.svelte';
+import { TODAY_PAGE, TodayOrdersManager } from '../../../src-renderer/src/state/today-orders.svelte';
 import { FakeApi, later, makeOrder } from './fake-client';
 
 // 12:00 on 10 March 2026 in Jakarta (UTC+7); the store's day runs from 2026-03-09T17:00Z to 2026-03-10T17:00Z.
@@ -180,5 +180,38 @@ describe('merging live events', () => {
     await today.open();
     expect(today.orders).toEqual([]);
     expect(fake.callsOf('listOrders')).toHaveLength(1);
+  });
+});
+
+describe('a busy day', () => {
+  test('draws the newest page; "show more" adds the next; a new filter starts again at one page', async () => {
+    const list = Array.from({ length: TODAY_PAGE * 2 + 5 }, (_, i) =>
+      makeOrder({ createdAt: new Date(Date.parse('2026-03-10T04:00:00.000Z') - i * 1000).toISOString() }),
+    );
+    const { today } = setup(list);
+    await today.open();
+    expect(today.orders).toHaveLength(list.length);
+    expect(today.shown.map((o) => o.id)).toEqual(list.slice(0, TODAY_PAGE).map((o) => o.id));
+    expect(today.notShown).toBe(TODAY_PAGE + 5);
+    today.showMore();
+    expect(today.shown).toHaveLength(TODAY_PAGE * 2);
+    today.showMore();
+    expect(today.shown).toHaveLength(list.length);
+    expect(today.notShown).toBe(0);
+    await today.setFilter('awaiting_payment');
+    expect(today.shown).toHaveLength(TODAY_PAGE);
+  });
+
+  test('a live event for a new order shows it at the top, within the page', async () => {
+    const list = Array.from({ length: TODAY_PAGE + 1 }, (_, i) =>
+      makeOrder({ createdAt: new Date(Date.parse('2026-03-10T03:00:00.000Z') - i * 1000).toISOString() }),
+    );
+    const { today } = setup(list);
+    await today.open();
+    const fresh = makeOrder({ createdAt: '2026-03-10T04:30:00.000Z' });
+    today.observe(fresh);
+    expect(today.shown[0]?.id).toBe(fresh.id);
+    expect(today.shown).toHaveLength(TODAY_PAGE);
+    expect(today.notShown).toBe(2);
   });
 });
