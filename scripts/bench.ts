@@ -102,14 +102,28 @@ async function runOrderLog(config: ReturnType<typeof readConfig>, samples: Sampl
   );
 
   say(`(b) queries for ${range.day} (${STORE_TIME_ZONE}), ${config.queryRepeats} timed runs each on each file…`);
-  const { summary, list } = benchQueries(big.path, small.path, range, config.queryRepeats);
+  const { summary, list, report } = benchQueries(
+    big.path,
+    small.path,
+    { ...range, timeZone: STORE_TIME_ZONE },
+    config.queryRepeats,
+  );
 
   const qris = samples.methods.find((m) => m.methodId === QRIS_METHOD) ?? samples.methods[0]!;
   say(
     `(b) writes: ${fmtInt(config.inserts)} orders with synchronous=FULL and ${fmtInt(config.inserts)} with OFF, on the big file…`,
   );
   const inserts = benchInserts(big.path, qris, config.inserts);
-  return { day: range.day, timeZone: STORE_TIME_ZONE, dayOrders, build: { big, small }, summary, list, inserts };
+  return {
+    day: range.day,
+    timeZone: STORE_TIME_ZONE,
+    dayOrders,
+    build: { big, small },
+    summary,
+    list,
+    report,
+    inserts,
+  };
 }
 
 /** (d) on the big file of (b); with BENCH_ONLY=export, on a big file built here alone. */

@@ -5,7 +5,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { PaymentInstruction } from '../../src-main/common/order';
+import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { OrderLog, type NewOrder } from '../../src-main/core/orders/order-log';
+import { dayReport } from '../../src-main/core/reports/day-report';
 import { openDatabase, type Database } from '../../src-main/db/open';
 import type { SampleOrder } from './samples';
 import { distribution, ratio, timeSync, type Distribution } from './stats';
@@ -73,7 +75,8 @@ function compare<T>(
   repeats: number,
   run: (log: OrderLog) => T,
   measure: (answer: T) => { rows: number; orders: number },
-  params: unknown[],
+  /** The parameters of the query's one statement, for its plan; null: several statements, no single plan. */
+  params: unknown[] | null,
 ): QueryComparison {
   // Warm-up: prepares the statement and brings the day's pages into the cache for both files.
   const before = big.prepared.length;
@@ -99,16 +102,24 @@ function compare<T>(
     identical: isDeepStrictEqual(first, firstSmall),
     ratioP50: ratio(b.p50, s.p50),
     ratioP95: ratio(b.p95, s.p95),
-    plan: sql ? explain(big.db, sql, params) : ['(the statement was prepared before the benchmark looked)'],
+    plan:
+      params === null
+        ? ['(several statements: their plans are in docs/end-of-day.md, "Performance")']
+        : sql
+          ? explain(big.db, sql, params)
+          : ['(the statement was prepared before the benchmark looked)'],
   };
 }
+
+/** The day report's target on the big file (issue: closing the day), p50. */
+export const DAY_REPORT_TARGET_MS = 10;
 
 export function benchQueries(
   bigPath: string,
   smallPath: string,
-  range: { from: Date; to: Date },
+  range: { day: string; from: Date; to: Date; timeZone: string },
   repeats: number,
-): { summary: QueryComparison; list: QueryComparison } {
+): { summary: QueryComparison; list: QueryComparison; report: QueryComparison } {
   const big = openForBench(bigPath);
   const small = openForBench(smallPath);
   try {
@@ -129,7 +140,19 @@ export function benchQueries(
       (orders) => ({ rows: orders.length, orders: orders.length }),
       params,
     );
-    return { summary, list };
+    // The manager's day report (figures by method, state and staff, and the day's attention items) as the
+    // books serve it; `now` is fixed so both files answer the same.
+    const methods = loadPaymentCatalogue();
+    const now = new Date(range.to.getTime() + 3_600_000);
+    const report = compare(
+      big,
+      small,
+      repeats,
+      (log) => dayReport(log, range.day, { timeZone: range.timeZone, now, methods, staffNames: [] }),
+      (r) => ({ rows: r.figures.byMethod.length + r.figures.byState.length, orders: r.figures.orders.count }),
+      null,
+    );
+    return { summary, list, report };
   } finally {
     big.db.close();
     small.db.close();

@@ -4,7 +4,7 @@ import type { BenchConfig } from './config';
 import type { BuildResult } from './log-data';
 import { describeMachine, type MachineInfo } from './machine';
 import type { OrderCreateResult } from './order-create';
-import type { InsertComparison, QueryComparison } from './order-log';
+import { DAY_REPORT_TARGET_MS, type InsertComparison, type QueryComparison } from './order-log';
 import { fmtInt, fmtMs, fmtRatio, fmtSeconds, ratio, renderTable, round, roundDistribution } from './stats';
 
 export interface OrderLogResults {
@@ -14,6 +14,8 @@ export interface OrderLogResults {
   build: { big: BuildResult; small: BuildResult };
   summary: QueryComparison;
   list: QueryComparison;
+  /** The manager's day report (figures and attention) on the same day. */
+  report: QueryComparison;
   inserts: InsertComparison;
 }
 
@@ -107,6 +109,7 @@ export function renderReport(r: BenchResults): string {
           ['query (one day)', 'rows', 'big p50', 'big p95', 'small p50', 'small p95', 'big/small p50', 'big/small p95'],
           q('OrderLog.summary', b.summary),
           q('OrderLog.list', b.list),
+          q('dayReport', b.report),
         ],
         [1, 2, 3, 4, 5, 6, 7],
       ),
@@ -119,6 +122,11 @@ export function renderReport(r: BenchResults): string {
     );
     out.push(`Plan, summary: ${b.summary.plan.join(' | ')}`);
     out.push(`Plan, list:    ${b.list.plan.join(' | ')}`);
+    out.push(
+      `Target: the day report on the big file ≤ ${DAY_REPORT_TARGET_MS} ms at p50: ` +
+        `${b.report.big.p50 <= DAY_REPORT_TARGET_MS ? 'MET' : 'NOT MET'} (${fmtMs(b.report.big.p50)} ms; ` +
+        `same answer from both files: ${b.report.identical ? 'yes' : 'NO'})`,
+    );
     const i = b.inserts;
     out.push('');
     out.push(
@@ -216,6 +224,7 @@ export function resultsJson(r: BenchResults): unknown {
             ),
             summary: q(b.summary),
             list: q(b.list),
+            report: q(b.report),
             inserts: {
               blockSize: b.inserts.blockSize,
               ratioFullOverOff: round(b.inserts.ratio),
