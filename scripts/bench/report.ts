@@ -179,6 +179,8 @@ export function resultsJson(r: BenchResults): unknown {
             sales: r.screen.sales,
             chargeToQr: roundDistribution(r.screen.chargeToQr),
             inPage: roundDistribution(r.screen.inPage),
+            toDisplay: roundDistribution(r.screen.toDisplay),
+            draw: roundDistribution(r.screen.draw),
             sandboxAnswer: roundDistribution(r.screen.sandboxAnswer),
           },
         }

@@ -7,6 +7,7 @@ export const CHARGE_MARK = 'loket:charge';
 export const QR_PAINTED_MARK = 'loket:qr-painted';
 export const ORDER_EVENT_MARK = 'loket:order-event';
 export const LIST_UPDATED_MARK = 'loket:list-updated';
+export const DISPLAY_EVENT_MARK = 'loket:display-event';
 
 /** Not every page has user timing or animation frames (jsdom in the unit tests): then there is nothing to mark. */
 const canMark = () => typeof performance?.mark === 'function' && typeof requestAnimationFrame === 'function';
@@ -40,4 +41,11 @@ export function markListUpdated(count: number): void {
     performance.clearMarks(LIST_UPDATED_MARK);
     performance.mark(LIST_UPDATED_MARK, { detail: { count } });
   });
+}
+
+/** The customer display's live state has arrived (before it is drawn): splits (c) into the trip and the drawing. */
+export function markDisplayEvent(): void {
+  if (!canMark()) return;
+  performance.clearMarks(DISPLAY_EVENT_MARK);
+  performance.mark(DISPLAY_EVENT_MARK);
 }

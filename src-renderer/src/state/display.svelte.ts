@@ -2,6 +2,7 @@ import type { DisplayOrder, DisplayState } from '../../../src-main/common/api';
 import type { ConnectionStatus, DisplayClient } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
 import { i18n } from '../i18n/i18n.svelte';
+import { markDisplayEvent } from '../lib/timing';
 
 /** Runs `run` once after `ms`; the function returned cancels it. Tests pass their own. */
 export type Schedule = (run: () => void, ms: number) => () => void;
@@ -71,7 +72,12 @@ export class DisplayStore {
   }
 
   start(): void {
-    this.#cleanups.push(this.#client.live.subscribe((state) => this.#show(state, true)));
+    this.#cleanups.push(
+      this.#client.live.subscribe((state) => {
+        markDisplayEvent();
+        this.#show(state, true);
+      }),
+    );
     this.#cleanups.push(this.#client.live.onStatus((status) => (this.#connection = status)));
     this.#client.current().then(
       (state) => {
