@@ -4,7 +4,7 @@ import { formatBytes } from '../core/payments/disk-space';
 import { ExportFileExistsError, exportToFile, openExportConnection } from '../core/export/export-file';
 import { EXPORT_FORMATS, ExportOptionsError, exportRange, type ExportFormat } from '../core/export/order-export';
 import { figures } from '../core/reports/day-report';
-import { openLoket, type Loket, type OpenOptions } from '../runtime';
+import { withBooks, type ReportCommandOptions } from './books';
 import { defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -13,19 +13,22 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
   export --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] [--delimiter ,|;] [--bom]
          --out FILE [--force] [--json]
       the orders created in the store days --date to --to (the store's time zone), oldest first, from the
-      same log as orders list (the live log; in training mode, the training log).
+      same log as report (the live log; in training mode, the training log); it needs no keychain.
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
       in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
 
-Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 5 live mode is set but the keychain
-cannot be used, 6 the order log cannot be used.
+Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 6 the order log cannot be used.
 `;
 
 /** Errors of the file system that mean "this --out cannot be written": the caller's to fix. */
 const OUT_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
 
-export async function runExportCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {
+export async function runExportCommand(
+  argv: string[],
+  options: ReportCommandOptions = {},
+  io: Io = defaultIo,
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -54,25 +57,24 @@ export async function runExportCommand(argv: string[], options: OpenOptions = {}
   const to = values.to ?? from;
   const out = resolve(values.out);
 
-  return withLoket(options, io, async (loket) => {
-    const timeZone = loket.settings.timeZone;
+  // The books only, as report reads them: no gateway, no keychain, and no start-up work on the order log (an
+  // export while the app is charging must not touch its orders).
+  return withBooks(options, async (books) => {
+    const timeZone = books.settings.timeZone;
     try {
       exportRange(from, to, timeZone);
     } catch (err) {
       if (err instanceof ExportOptionsError) throw new UsageError(`--date/--to: ${err.message}`);
       throw err;
     }
-    const lang = loket.settings.lang;
+    const lang = books.settings.lang;
     // A connection of the export's own, read-only: the export reads a snapshot and can write nothing.
-    const db = openExportConnection(loket.db.name);
+    const db = openExportConnection(books.db.name);
     try {
       // The summary sheet holds the report's own figures of the same days (docs/end-of-day.md).
       const summary =
         format === 'xlsx'
-          ? figures(db, from, to, timeZone, loket.methods, loket.store.access.staff.list({ includeInactive: true }), {
-              lang,
-              training: loket.training,
-            })
+          ? figures(db, from, to, timeZone, books.methods, books.staffNames, { lang, training: books.training })
           : undefined;
       const result = await exportToFile(
         db,
@@ -83,7 +85,7 @@ export async function runExportCommand(argv: string[], options: OpenOptions = {}
           format,
           delimiter,
           bom: values.bom ?? false,
-          methods: loket.methods,
+          methods: books.methods,
           lang,
           ...(summary ? { summary } : {}),
         },
@@ -98,7 +100,7 @@ export async function runExportCommand(argv: string[], options: OpenOptions = {}
         );
       else
         io.out(
-          `${result.rows} order(s) of ${days} (${timeZone}${loket.training ? ', training log' : ''}) written to ` +
+          `${result.rows} order(s) of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
             `${result.path} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
         );
       return EXIT.OK;
@@ -117,18 +119,4 @@ export async function runExportCommand(argv: string[], options: OpenOptions = {}
       db.close();
     }
   });
-}
-
-/** The log `orders list` reads: openLoket picks it (the store's in live mode, training/loket.db in training). */
-async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => Promise<T>): Promise<T> {
-  const loket = await openLoket(options);
-  try {
-    if (loket.interrupted.length)
-      io.err(
-        `note: ${loket.interrupted.length} order(s) interrupted by a stop are now unknown: ${loket.interrupted.join(', ')}\n`,
-      );
-    return await fn(loket);
-  } finally {
-    await loket.close();
-  }
 }

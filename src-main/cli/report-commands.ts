@@ -1,24 +1,22 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Lang } from '../common/app-info';
 import { dayIn, formatGatewayDate } from '../common/gateway-time';
 import { formatRupiah } from '../common/money';
 import { OrderRuleError, REASON_RULE, reasonSchema } from '../common/order-policy';
-import type { PaymentMethod } from '../common/payment-methods';
 import type { AttentionAction, AttentionItem, DayReport } from '../common/reports';
 import type { LoketSettings } from '../common/settings';
 import { Backups } from '../core/backup/backups';
-import { loadPaymentCatalogue } from '../core/catalogue';
-import { systemClock, type Clock } from '../core/ports';
 import { ATTENTION_ACTIONS, attention, resolveAttention } from '../core/reports/attention';
-import { closeDay, dayReport, dayReportJson, type StaffNames } from '../core/reports/day-report';
+import { closeDay, dayReport, dayReportJson } from '../core/reports/day-report';
 import { buildReportDoc } from '../core/reports/report-model';
 import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
-import { StaffStore } from '../core/staff/staff-store';
-import { openDatabase, PRIVATE_FILE_MODE, type Database } from '../db/open';
-import { openLoket, openStoreBooks, type OpenOptions, type StoreBooks } from '../runtime';
+import { PRIVATE_FILE_MODE } from '../db/open';
+import { openLoket } from '../runtime';
+import { withBooks, type ReportCommandOptions } from './books';
+
+export type { ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -46,54 +44,6 @@ fit the item, a reason that breaks the rule), 4 attention resolve: the item is s
 5 attention resolve: live mode is set but the keychain cannot be used, 6 the order log cannot be used, or
 close-day: the day is closed but its backup failed.
 `;
-
-/** Where the commands read and write; tests pass their own data folder, environment and clock. */
-export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets'>;
-
-interface Books {
-  store: StoreBooks;
-  /** The order log's database: the store's books when live, the training log otherwise. */
-  db: Database;
-  training: boolean;
-  settings: LoketSettings;
-  methods: PaymentMethod[];
-  staffNames: StaffNames;
-  clock: Clock;
-}
-
-/**
- * The books a report is of, without the gateway: the store's (loket.db) when Loket would run live — a gateway in
- * the environment (LOKET_GATEWAY_URL), or live mode with a configured gateway in settings — else the training log
- * (training/loket.db). Reading them needs no keychain: a report works while the keychain is locked.
- */
-async function withBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
-  const env = options.env ?? process.env;
-  const clock = options.clock ?? systemClock;
-  const store = openStoreBooks({
-    env,
-    clock,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.secrets ? { secrets: options.secrets } : {}),
-  });
-  let training: Database | undefined;
-  try {
-    const settings = store.settings.load();
-    const live = Boolean(env.LOKET_GATEWAY_URL) || (settings.mode === 'live' && settings.gateway !== null);
-    if (!live) training = openDatabase(join(store.dataDir, 'training', 'loket.db'));
-    return await fn({
-      store,
-      db: training ?? store.db,
-      training: !live,
-      settings,
-      methods: settings.paymentMethods ?? loadPaymentCatalogue(env.LOKET_CATALOGUE),
-      staffNames: new StaffStore(store.db).list({ includeInactive: true }),
-      clock,
-    });
-  } finally {
-    training?.close();
-    store.close();
-  }
-}
 
 function langOf(value: string | undefined, settings: LoketSettings): Lang {
   if (value === undefined) return settings.lang;

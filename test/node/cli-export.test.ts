@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { OrderState } from '../../src-main/common/order';
+import { dayIn } from '../../src-main/common/gateway-time';
 import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { openDatabase } from '../../src-main/db/open';
@@ -197,6 +198,39 @@ describe('npm run cli -- export', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/1 order\(s\) of 2026-11-22 \(Asia\/Jakarta, training log\)/);
     expect(parseCsv(file).map((x) => [x.item_name, x.training])).toEqual([['Latihan', 'true']]);
+  });
+
+  it('leaves the till’s orders alone: an order being sent (creating) while the export runs stays creating', async () => {
+    // The app charging at this moment: its order is `creating` until the gateway answers. An export is a reader;
+    // start-up work on the log (turning `creating` into `unknown`) is the app's, never the export's.
+    const path = join(dir.path, 'loket.db');
+    const db = openDatabase(path);
+    const log = new OrderLog(db);
+    const qris = methods.find((m) => m.id === 'qris_dynamic')!;
+    log.create(
+      {
+        id: 'T01-IN-FLIGHT',
+        terminalId: 'T01',
+        api: 'v2',
+        methodId: qris.id,
+        kind: qris.kind,
+        amount: 12_000,
+        currency: 'IDR',
+        itemName: 'Sedang dikirim',
+        userId: 'walkin',
+        training: false,
+        requestBody: '{}',
+      },
+      { source: 'cashier', actor: 'cashier' },
+    );
+    try {
+      const r = await cli(['--date', dayIn(new Date(), 'Asia/Jakarta'), '--out', join(out.path, 'in-flight.csv')]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(log.require('T01-IN-FLIGHT').state).toBe('creating');
+    } finally {
+      db.close();
+    }
   });
 
   it('export --help prints the usage', async () => {

@@ -1,0 +1,59 @@
+// The store's books opened for reading and closing, without the gateway: shared by report, close-day, attention
+// and export, so that an export and a report of the same day read the same log.
+import { join } from 'node:path';
+import type { PaymentMethod } from '../common/payment-methods';
+import type { LoketSettings } from '../common/settings';
+import { loadPaymentCatalogue } from '../core/catalogue';
+import { systemClock, type Clock } from '../core/ports';
+import type { StaffNames } from '../core/reports/day-report';
+import { StaffStore } from '../core/staff/staff-store';
+import { openDatabase, type Database } from '../db/open';
+import { openStoreBooks, type OpenOptions, type StoreBooks } from '../runtime';
+
+/** Where the commands read and write; tests pass their own data folder, environment and clock. */
+export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets'>;
+
+export interface Books {
+  store: StoreBooks;
+  /** The order log's database: the store's books when live, the training log otherwise. */
+  db: Database;
+  training: boolean;
+  settings: LoketSettings;
+  methods: PaymentMethod[];
+  staffNames: StaffNames;
+  clock: Clock;
+}
+
+/**
+ * The books a report is of, without the gateway: the store's (loket.db) when Loket would run live — a gateway in
+ * the environment (LOKET_GATEWAY_URL), or live mode with a configured gateway in settings — else the training log
+ * (training/loket.db). Reading them needs no keychain: a report works while the keychain is locked.
+ */
+export async function withBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
+  const store = openStoreBooks({
+    env,
+    clock,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+  });
+  let training: Database | undefined;
+  try {
+    const settings = store.settings.load();
+    const live = Boolean(env.LOKET_GATEWAY_URL) || (settings.mode === 'live' && settings.gateway !== null);
+    if (!live) training = openDatabase(join(store.dataDir, 'training', 'loket.db'));
+    return await fn({
+      store,
+      db: training ?? store.db,
+      training: !live,
+      settings,
+      methods: settings.paymentMethods ?? loadPaymentCatalogue(env.LOKET_CATALOGUE),
+      staffNames: new StaffStore(store.db).list({ includeInactive: true }),
+      clock,
+    });
+  } finally {
+    training?.close();
+    store.close();
+  }
+}
