@@ -280,8 +280,15 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   private setCurrent(id: string | null): void {
+    if (id === this.displayOrderId) return;
     this.displayOrderId = id;
-    this.deps.saleMemory?.save(id);
+    try {
+      this.deps.saleMemory?.save(id);
+    } catch (err) {
+      // Only which sale to show again after a restart: the order itself is in the log already, and a full disk
+      // must not turn a charge the gateway took into an error (the log's own pending writes handle the order).
+      console.error(`[counter] the sale on the display could not be remembered: ${(err as Error).message}`);
+    }
   }
 
   private receiptPrinted(id: string): boolean {
