@@ -26,10 +26,8 @@ import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './a
 import { OverrideSecretStore } from './adapters/override-secret-store';
 import { sendToNetworkPrinter } from './adapters/tcp-printer';
 import { CallGate } from './core/call-gate';
-import { BooksService, type ExportRequest } from './core/books-service';
-import { openExportConnection } from './core/export/export-file';
-import { exportOrders } from './core/export/order-export';
-import { figures } from './core/reports/day-report';
+import { BooksService } from './core/books-service';
+import { exportBooks, type BooksExport } from './core/export/export-file';
 import type { ReportDoc } from './core/reports/report-model';
 import { renderReportEscPos } from './core/reports/report-escpos';
 import { renderReportHtml } from './core/reports/report-html';
@@ -183,7 +181,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   };
 
   /** Exports prepared and not yet fetched: fetched once, within a few minutes. */
-  const downloads = new Map<string, { request: ExportRequest; filename: string; expires: number }>();
+  /**
+   * Exports prepared and not yet fetched: fetched once, within a few minutes. Each holds the books it was prepared
+   * from (the log, its kind and the store's settings then): a switch between training and live in between must
+   * not put live orders into a file named for training, or the reverse.
+   */
+  const downloads = new Map<string, { filename: string; expires: number; export: BooksExport; dbPath: string }>();
   const books = new BooksService(store.access, store.audit, clock, {
     log: () => current.loket.log,
     orders: () => current.loket.orders,
@@ -207,9 +210,23 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     prepareDownload: (request) => {
       for (const [id, d] of downloads) if (d.expires < Date.now()) downloads.delete(id);
       const downloadId = randomBytes(18).toString('base64url');
+      const loket = current.loket;
+      const s = settings();
       const span = request.from === request.to ? request.from : `${request.from}_${request.to}`;
-      const filename = `loket-orders-${span}${current.loket.training ? '-training' : ''}.${request.format}`;
-      downloads.set(downloadId, { request, filename, expires: Date.now() + DOWNLOAD_TTL_MS });
+      const filename = `loket-orders-${span}${loket.training ? '-training' : ''}.${request.format}`;
+      downloads.set(downloadId, {
+        filename,
+        expires: Date.now() + DOWNLOAD_TTL_MS,
+        dbPath: loket.db.name,
+        export: {
+          ...request,
+          timeZone: s.timeZone,
+          methods: loket.methods,
+          lang: s.lang,
+          staffNames: store.access.staff.list({ includeInactive: true }),
+          training: loket.training,
+        },
+      });
       return { downloadId, filename };
     },
   });
@@ -218,54 +235,14 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     const entry = downloads.get(id);
     downloads.delete(id);
     if (!entry || entry.expires < Date.now()) return undefined;
-    const { request, filename } = entry;
-    const loket = current.loket;
-    const s = settings();
-    const path = loket.training ? join(store.dataDir, 'training', 'loket.db') : join(store.dataDir, 'loket.db');
     return {
-      filename,
+      filename: entry.filename,
       contentType:
-        request.format === 'csv'
+        entry.export.format === 'csv'
           ? 'text/csv; charset=utf-8'
           : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      write: async (out) => {
-        // A connection of its own, read-only: the export reads one snapshot while the till goes on selling.
-        const db = openExportConnection(path);
-        try {
-          const summary =
-            request.format === 'xlsx'
-              ? figures(
-                  db,
-                  request.from,
-                  request.to,
-                  s.timeZone,
-                  loket.methods,
-                  store.access.staff.list({ includeInactive: true }),
-                  {
-                    training: loket.training,
-                    lang: s.lang,
-                  },
-                )
-              : undefined;
-          await exportOrders(
-            db,
-            {
-              from: request.from,
-              to: request.to,
-              timeZone: s.timeZone,
-              format: request.format,
-              ...(request.delimiter ? { delimiter: request.delimiter } : {}),
-              ...(request.bom ? { bom: request.bom } : {}),
-              methods: loket.methods,
-              lang: s.lang,
-              ...(summary ? { summary } : {}),
-            },
-            out,
-          );
-        } finally {
-          db.close();
-        }
-      },
+      // A connection of its own, read-only: the export reads one snapshot while the till goes on selling.
+      write: async (out) => void (await exportBooks(entry.dbPath, entry.export, out)),
     };
   };
 

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { extname, resolve } from 'node:path';
 import { formatBytes } from '../core/payments/disk-space';
-import { ExportFileExistsError, exportToFile, openExportConnection } from '../core/export/export-file';
+import { exportBooks, ExportFileExistsError, writeFileAtomically } from '../core/export/export-file';
 import { EXPORT_FORMATS, ExportOptionsError, exportRange, type ExportFormat } from '../core/export/order-export';
-import { figures } from '../core/reports/day-report';
 import { withBooks, type ReportCommandOptions } from './books';
 import { defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
@@ -67,41 +66,37 @@ export async function runExportCommand(
       if (err instanceof ExportOptionsError) throw new UsageError(`--date/--to: ${err.message}`);
       throw err;
     }
-    const lang = books.settings.lang;
-    // A connection of the export's own, read-only: the export reads a snapshot and can write nothing.
-    const db = openExportConnection(books.db.name);
     try {
-      // The summary sheet holds the report's own figures of the same days (docs/end-of-day.md).
-      const summary =
-        format === 'xlsx'
-          ? figures(db, from, to, timeZone, books.methods, books.staffNames, { lang, training: books.training })
-          : undefined;
-      const result = await exportToFile(
-        db,
-        {
-          from,
-          to,
-          timeZone,
-          format,
-          delimiter,
-          bom: values.bom ?? false,
-          methods: books.methods,
-          lang,
-          ...(summary ? { summary } : {}),
-        },
+      const result = await writeFileAtomically(
         out,
+        (file) =>
+          exportBooks(
+            books.db.name,
+            {
+              from,
+              to,
+              timeZone,
+              format,
+              delimiter,
+              bom: values.bom ?? false,
+              methods: books.methods,
+              lang: books.settings.lang,
+              staffNames: books.staffNames,
+              training: books.training,
+            },
+            file,
+          ),
         { force: values.force ?? false },
       );
       const days = from === to ? from : `${from} to ${to}`;
       if (values.json)
         io.out(
-          JSON.stringify({ path: result.path, format, from, to, timeZone, rows: result.rows, bytes: result.bytes }) +
-            '\n',
+          JSON.stringify({ path: out, format, from, to, timeZone, rows: result.rows, bytes: result.bytes }) + '\n',
         );
       else
         io.out(
           `${result.rows} order(s) of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
-            `${result.path} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
+            `${out} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
         );
       return EXIT.OK;
     } catch (err) {
@@ -115,8 +110,6 @@ export async function runExportCommand(
         return EXIT.INVALID_INPUT;
       }
       throw err;
-    } finally {
-      db.close();
     }
   });
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Writable } from 'node:stream';
+import type { Download } from '../app-host';
 import {
   dispatchApiCall,
   INTERNAL_ERROR_MESSAGE,
@@ -28,7 +28,7 @@ export interface WebApp extends ApiHandlers {
   subscribe(listener: (event: LiveEvent) => void): () => void;
   displayState(): DisplayState;
   /** An export prepared with prepareExport, taken once; undefined when there is none (or it expired). */
-  takeDownload(id: string): { filename: string; contentType: string; write(out: Writable): Promise<void> } | undefined;
+  takeDownload(id: string): Download | undefined;
 }
 
 export interface WebHostOptions {

@@ -2,7 +2,7 @@
 // the export ready, a failure leaves no file under the chosen name, and a ticket saves once. Real app host, real
 // order log, real files; only the OS's save dialog is a function here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -59,6 +59,8 @@ describe('saving an export in the desktop app', () => {
     const rows = parse(readFileSync(target, 'utf8'), { delimiter: ';', columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
     expect(readdirSync(dir.path).filter((f) => f.endsWith('.part'))).toEqual([]);
+    // Orders name customers: the file is this user's alone, as the command line's export.
+    expect(statSync(target).mode & 0o777).toBe(0o600);
 
     const again = await saveDownload(
       ticket.downloadId,

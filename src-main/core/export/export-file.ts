@@ -1,6 +1,8 @@
 import { closeSync, createWriteStream, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
+import type { Writable } from 'node:stream';
+import { figures, type StaffNames } from '../reports/day-report';
 import { exportOrders, type ExportOptions, type ExportResult } from './order-export';
 
 /**
@@ -27,22 +29,21 @@ export class ExportFileExistsError extends Error {
 }
 
 /**
- * Exports to the file `path`: written as `path.part`, flushed to disk, then renamed to `path`, so the name never
- * holds half an export (a failure removes the part file). An existing `path` is refused unless `force`.
+ * Writes the file `path` through `write`: as `path.part` (private to this user: orders name customers), flushed to
+ * disk, then renamed to `path`, so the name never holds half a file (a failure removes the part file). An existing
+ * `path` is refused unless `force` (the desktop app's save dialog has asked already). `open` replaces the file
+ * stream (tests: a disk that fails).
  */
-export async function exportToFile(
-  db: Database,
-  options: ExportOptions,
+export async function writeFileAtomically<T>(
   path: string,
-  { force = false }: { force?: boolean } = {},
-): Promise<ExportResult & { path: string }> {
+  write: (out: Writable) => Promise<T>,
+  { force = false, open }: { force?: boolean; open?: (part: string) => Writable } = {},
+): Promise<T> {
   if (!force && existsSync(path)) throw new ExportFileExistsError(path);
   const part = `${path}.part`;
   try {
-    const result = await exportOrders(
-      db,
-      options,
-      createWriteStream(part, { mode: 0o600, highWaterMark: FILE_BUFFER_BYTES }),
+    const result = await write(
+      open ? open(part) : createWriteStream(part, { mode: 0o600, highWaterMark: FILE_BUFFER_BYTES }),
     );
     const fd = openSync(part, 'r+');
     try {
@@ -53,9 +54,49 @@ export async function exportToFile(
     // Checked again: the export may have taken minutes, and someone may have saved a file there meanwhile.
     if (!force && existsSync(path)) throw new ExportFileExistsError(path);
     renameSync(part, path);
-    return { ...result, path };
+    return result;
   } catch (err) {
     rmSync(part, { force: true });
     throw err;
+  }
+}
+
+/** Exports to the file `path` (see writeFileAtomically). */
+export async function exportToFile(
+  db: Database,
+  options: ExportOptions,
+  path: string,
+  { force = false }: { force?: boolean } = {},
+): Promise<ExportResult & { path: string }> {
+  const result = await writeFileAtomically(path, (out) => exportOrders(db, options, out), { force });
+  return { ...result, path };
+}
+
+/** What an export of the books needs besides the days and the format: the names and the order log's kind. */
+export interface BooksExport extends Omit<ExportOptions, 'summary'> {
+  staffNames: StaffNames;
+  /** The log is the training log: its summary counts training orders (docs/end-of-day.md). */
+  training: boolean;
+}
+
+/**
+ * An export of the order log at `dbPath` on a connection of its own (read-only), with the summary sheet of an XLSX
+ * workbook holding the report's own figures of the same days. The one way the CLI, browser mode and the desktop
+ * app export, so a file always matches the day's report.
+ */
+export async function exportBooks(dbPath: string, options: BooksExport, out: Writable): Promise<ExportResult> {
+  const db = openExportConnection(dbPath);
+  try {
+    const { staffNames, training, ...rest } = options;
+    const summary =
+      options.format === 'xlsx'
+        ? figures(db, options.from, options.to, options.timeZone, options.methods, staffNames, {
+            training,
+            lang: options.lang ?? 'id',
+          })
+        : undefined;
+    return await exportOrders(db, { ...rest, ...(summary ? { summary } : {}) }, out);
+  } finally {
+    db.close();
   }
 }
