@@ -216,7 +216,9 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
         port: 0,
         methods,
         ...(options.sandboxLog ? { log: options.sandboxLog } : {}),
-        ...(options.sandboxLan ? { host: '0.0.0.0', publicHost: options.sandboxLan.publicHost } : {}),
+        ...(options.sandboxLan
+          ? { host: '0.0.0.0', publicHost: options.sandboxLan.publicHost, controlFrom: 'loopback' as const }
+          : {}),
       });
       config = {
         baseUrl: sandbox.url,

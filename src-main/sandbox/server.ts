@@ -56,6 +56,12 @@ export interface SandboxOptions {
    * back_url): the machine's LAN address when it listens on the LAN. Defaults to the address it listens on.
    */
   publicHost?: string;
+  /**
+   * Who may use the control endpoints (/sandbox/*: fault switches, the orders with customers' details, paying,
+   * expiring): anyone who reaches the server (the default, for a standalone sandbox), or only this machine. The
+   * embedded sandbox of browser mode on the LAN serves payment pages to phones but keeps its controls to Loket.
+   */
+  controlFrom?: 'any' | 'loopback';
 }
 
 export interface SandboxHandle {
@@ -399,6 +405,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     let m: RegExpExecArray | null;
 
+    if (path.startsWith('/sandbox/') && options.controlFrom === 'loopback' && !isLoopback(req.socket.remoteAddress)) {
+      req.resume();
+      throw new HttpProblem(403, RETCODE.FORBIDDEN, 'the sandbox is controlled from this machine only');
+    }
     if (path === '/api/transaction') return (allow(['POST']), createOrder(req, res, 'v2'));
     if (path === '/api/create') return (allow(['POST']), createOrder(req, res, 'v1'));
     if (path === '/api/status') return (allow(['POST']), inquiry(req, res));
@@ -571,4 +581,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     },
   };
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4 === '::1' || v4.startsWith('127.');
 }
