@@ -61,8 +61,8 @@ export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) =>
 }
 
 /**
- * One call through the gate. `roleOf` names the sender's window (default: the cashier's, for callers that have
- * only one window); undefined means the sender is not one of the app's windows.
+ * One call through the gate. `roleOf` names the sender's window; undefined means the sender is not one of the app's
+ * windows (refused). No default: a caller that forgets it must not get the cashier's whole API.
  */
 export async function call(
   method: string,
@@ -70,7 +70,7 @@ export async function call(
   isAppUrl: (url: string) => boolean,
   event: CallEvent,
   args: unknown[],
-  roleOf: (event: CallEvent) => SenderRole | undefined = () => 'cashier',
+  roleOf: (event: CallEvent) => SenderRole | undefined,
 ): Promise<ApiEnvelope<unknown>> {
   const why = refusal(method, isAppUrl, event, roleOf);
   if (why !== undefined) {

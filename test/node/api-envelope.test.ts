@@ -14,6 +14,9 @@ import {
   OrderStateError,
 } from '../../src-main/common/order-policy';
 import { call as ipcCall } from '../../src-main/electron/ipc-api';
+
+/** The cashier's window: the one a single-window caller means. */
+const asCashier = () => 'cashier' as const;
 import { startAppHost, type AppHost } from '../../src-main/app-host';
 import { startWebHost, type WebHost } from '../../src-main/web/web-host';
 import { CallError, toCallError, unwrap } from '../../src-renderer/src/api/errors';
@@ -118,7 +121,7 @@ describe('the same failure reads the same over IPC and over HTTP', () => {
     ];
     for (const [method, args, status, code, words] of cases) {
       const http = await overHttp(method, args);
-      const ipc = await ipcCall(method, host.app, isAppUrl, appFrame, args);
+      const ipc = await ipcCall(method, host.app, isAppUrl, appFrame, args, asCashier);
       expect(http.status, `${method} over HTTP`).toBe(status);
       expect(http.body).toMatchObject({ ok: false, error: { code, message: expect.stringContaining(words) } });
       // IPC answers the very same envelope: no code glued to a message, nothing to parse back.
@@ -132,12 +135,12 @@ describe('the same failure reads the same over IPC and over HTTP', () => {
     const subFrame = { senderFrame: { url: appUrl, parent: {} } } as never;
     const gone = { senderFrame: null } as never;
     for (const event of [foreign, subFrame, gone]) {
-      expect(await ipcCall('appInfo', host.app, isAppUrl, event, [])).toEqual({
+      expect(await ipcCall('appInfo', host.app, isAppUrl, event, [], asCashier)).toEqual({
         ok: false,
         error: { code: 'forbidden', message: 'Forbidden' },
       });
     }
-    expect(await ipcCall('appInfo', host.app, isAppUrl, appFrame, [])).toMatchObject({
+    expect(await ipcCall('appInfo', host.app, isAppUrl, appFrame, [], asCashier)).toMatchObject({
       ok: true,
       result: { name: 'Loket' },
     });
