@@ -350,8 +350,11 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       };
 
       /** Polls an order waiting for payment until it settles, as a fallback to the gateway's callback. */
+      /** Orders being polled now: each is watched once, whichever path brought it to awaiting_payment. */
+      const watched = new Set<string>();
       const watch = (order: Order): void => {
-        if (!loket.client.config.inquiryPath || !order.expiresAt) return;
+        if (!loket.client.config.inquiryPath || !order.expiresAt || watched.has(order.id)) return;
+        watched.add(order.id);
         const controller = new AbortController();
         polls.add(controller);
         void pollUntilSettled(order.id, {
@@ -364,8 +367,16 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           signal: controller.signal,
         })
           .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
-          .finally(() => polls.delete(controller));
+          .finally(() => {
+            polls.delete(controller);
+            watched.delete(order.id);
+          });
       };
+      // An answer written late (the disk refused it at first) or a check that found the order waiting brings an order
+      // to awaiting_payment outside a charge: it is watched too.
+      const unwatchLog = loket.log.onChange((order) => {
+        if (order.state === 'awaiting_payment') watch(order);
+      });
 
       const sandbox = loket.sandbox;
       const app = new AppService({
@@ -430,6 +441,17 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         app,
         close: async () => {
           clearInterval(flushTimer);
+          unwatchLog();
+          // A last try at answers the disk refused: what stays unwritten is `creating` at the next start, and
+          // turns `unknown` there (the attention queue), never lost.
+          try {
+            if (loket.orders.flushPendingWrites() > 0)
+              log(
+                `closing with ${loket.orders.pendingWrites()} answer(s) unwritten: they are checked at the next start`,
+              );
+          } catch (err) {
+            log(`pending write: ${(err as Error).message}`);
+          }
           for (const c of polls) c.abort();
           unsubscribe();
           app.close();

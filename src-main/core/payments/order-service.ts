@@ -477,9 +477,22 @@ export class OrderService {
         entry.write();
       } catch (err) {
         if (isStorageError(err)) break;
-        // Not the disk: the write is wrong now (e.g. the order changed meanwhile) and waiting will not fix it.
+        // Not the disk: the write is wrong now (e.g. the order changed meanwhile) and waiting will not fix it. It
+        // must not fail whatever asked for the flush (another sale's charge): the order goes to `unknown` (the
+        // attention queue) if it is still `creating`, and the others are written.
         this.pending.delete(id);
-        throw err;
+        console.error(`[orders] the answer for ${id} could not be recorded: ${(err as Error).message}`);
+        try {
+          if (this.log.get(id)?.state === 'creating')
+            this.log.transition(id, 'unknown', {
+              source: 'gateway',
+              reason: `its answer could not be recorded: ${(err as Error).message}`,
+            });
+        } catch (markErr) {
+          if (isStorageError(markErr)) break;
+          console.error(`[orders] ${id} stays creating until the next start: ${(markErr as Error).message}`);
+        }
+        continue;
       }
       this.pending.delete(id);
     }
