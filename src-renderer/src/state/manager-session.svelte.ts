@@ -375,7 +375,10 @@ export class ManagerSession implements ManagerContext {
     this.#view = view;
     this.#idleMinutes = view.settings.access.managerIdleMinutes;
     this.#lockAt = Date.parse(view.lockAt);
-    this.#editors ??= new ManagerEditors(this, this.#now, this.#books);
+    if (this.#editors) return;
+    this.#editors = new ManagerEditors(this, this.#now, this.#books);
+    // Unlocked again on the section the manager was in (locked by hand, or idle): it loads as when chosen.
+    this.selectSection(this.#section);
   }
 
   async #open(token: string): Promise<boolean> {

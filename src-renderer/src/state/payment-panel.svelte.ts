@@ -92,6 +92,11 @@ export class PaymentPanelManager {
    */
   show(order: Order, options: { receiptPrinted?: boolean; restored?: boolean } = {}): void {
     this.#notice = options.restored ? { kind: 'restored' } : null;
+    if (order.id !== this.#order?.id) {
+      // A cancel dialog was about the order that was on the panel: it must not cancel the one that comes now.
+      this.#cancelOpen = false;
+      this.#cancelError = undefined;
+    }
     this.#order = order;
     if (options.receiptPrinted) this.#markPrinted(order.id);
     this.#autoPrintWhenDue();

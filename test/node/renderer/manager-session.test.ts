@@ -261,4 +261,18 @@ describe('locking', () => {
     expect(manager.section).toBe('audit');
     expect(fake.callsOf('auditLog')).toEqual([[TOKEN, { limit: 50 }]]);
   });
+
+  test('locked on a section and unlocked again: the section loads again, as when chosen', async () => {
+    const { fake, manager } = await unlocked();
+    fake.on('auditLog', () => []);
+    manager.selectSection('audit');
+    await settle();
+    await manager.lock();
+    manager.pick(MANAGER.id);
+    manager.pin.setText('97531864');
+    expect(await manager.unlock()).toBe(true);
+    await settle();
+    expect(manager.section).toBe('audit');
+    expect(fake.callsOf('auditLog')).toHaveLength(2);
+  });
 });

@@ -82,6 +82,17 @@ describe('following the order', () => {
     expect(panel.notice).toBeNull();
     expect(panel.cancelOpen).toBe(false);
   });
+
+  test('another order coming onto the panel closes a cancel dialog opened for the one before; news of the same keeps it', () => {
+    const { panel } = setup();
+    const first = makeOrder();
+    panel.show(first);
+    panel.askCancel();
+    panel.show({ ...first, updatedAt: '2026-03-10T03:00:05.000Z' });
+    expect(panel.cancelOpen).toBe(true);
+    panel.show(makeOrder(), { restored: true });
+    expect(panel.cancelOpen).toBe(false);
+  });
 });
 
 describe('simulating a payment (training mode)', () => {
