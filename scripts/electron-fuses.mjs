@@ -30,8 +30,9 @@ export function fuseConfig(platform, arch) {
     [FuseV1Options.OnlyLoadAppFromAsar]: true,
     // No custom V8 snapshot.
     [FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]: false,
-    // Kept on: the screens are file:// pages whose module scripts need the file protocol's privileges (docs/desktop.md).
-    [FuseV1Options.GrantFileProtocolExtraPrivileges]: true,
+    // Off: the screens come from app://loket/ (src-main/electron/app-protocol.ts), so no page is a file:// one, and
+    // file:// gets none of the extra privileges Chromium gives it by default (docs/desktop.md).
+    [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
   };
 }
 

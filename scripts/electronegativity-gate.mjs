@@ -7,7 +7,9 @@
 //   exit 1  a HIGH or MEDIUM finding (other than the preload review reminder), or any finding of the checks the
 //           Electron security checklist makes absolute (node integration, context isolation, sandbox, web security),
 //           or a web preference written with an insecure value (our own check, LOKET_INSECURE_WEB_PREFERENCE: the
-//           tool says nothing of `nodeIntegration: true` next to `sandbox: true`, which we refuse all the same)
+//           tool says nothing of `nodeIntegration: true` next to `sandbox: true`, which we refuse all the same), or a
+//           page loaded from a file:// URL (our own check, LOKET_FILE_PAGE: the screens come from app://loket/, and
+//           the packaged app turns the GrantFileProtocolExtraPrivileges fuse off, so a file:// page would break there)
 //   exit 2  the gate could not do its job: an input is missing, a file could not be parsed (and so was not
 //           checked), or the tool failed
 //
@@ -151,6 +153,51 @@ export function insecureWebPreferences(dir) {
   return findings;
 }
 
+/**
+ * LOKET_FILE_PAGE: every `.loadFile(…)` call, and every `.loadURL(…)` whose argument names a file:// URL (a `file:`
+ * literal or pathToFileURL) — parsed with the TypeScript compiler, so comments do not count. The app's pages are
+ * served from its own scheme (src-main/electron/app-protocol.ts).
+ */
+export function filePageLoads(dir) {
+  const ts = require('typescript');
+  const findings = [];
+  for (const file of sourceFiles(dir)) {
+    const text = readFileSync(file, 'utf8');
+    const source = ts.createSourceFile(
+      file,
+      text,
+      ts.ScriptTarget.Latest,
+      true,
+      ts.ScriptKind[SOURCE_KINDS[extname(file)]],
+    );
+    const visit = (node) => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+        const method = node.expression.name.text;
+        const argument = node.arguments[0]?.getText(source) ?? '';
+        const fileUrl = /^[`'"]\s*file:/i.test(argument) || argument.includes('pathToFileURL');
+        if (method === 'loadFile' || (method === 'loadURL' && fileUrl)) {
+          const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          findings.push({
+            id: 'LOKET_FILE_PAGE',
+            severity: 'HIGH',
+            confidence: 'CERTAIN',
+            file: relative(dir, file),
+            line: line + 1,
+            column: character,
+            sample: node.getText(source),
+            description:
+              'a page loaded from a file:// URL: serve it from the app’s own scheme (the GrantFileProtocolExtraPrivileges fuse is off)',
+            manualReview: false,
+          });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return findings;
+}
+
 function installedElectronVersion() {
   try {
     // Resolving package.json runs none of electron's code (its index.js would try to download the binary).
@@ -194,7 +241,7 @@ export async function runGate(options = {}) {
   let result;
   let own;
   try {
-    own = insecureWebPreferences(dir);
+    own = [...insecureWebPreferences(dir), ...filePageLoads(dir)];
     result = await run(
       {
         input: dir,

@@ -34,6 +34,7 @@ import { renderReportHtml } from './core/reports/report-html';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { Backups } from './core/backup/backups';
+import { ChargesInFlight } from './core/backup/charges-in-flight';
 import { QUIET_MS, Upkeep } from './core/backup/upkeep';
 import { join } from 'node:path';
 import { openLoket, openStoreBooks, type Loket, type OpenOptions, type StoreBooks } from './runtime';
@@ -503,6 +504,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   }
   if (current.loket.notice) log(current.loket.notice);
 
+  /** Charges being sent: backups and their copies to a USB stick wait for them (docs/when-things-break.md). */
+  const charges = new ChargesInFlight();
   const upkeep = new Upkeep({
     backups,
     storeDb: store.db,
@@ -514,6 +517,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     ],
     copyTo: () => settings().backup.copyTo,
     busy: () => current.loket.log.countOpen() > 0 || Date.now() - lastCallAt < QUIET_MS,
+    charges,
     onDamaged: (message) => {
       damagedMessage = message;
       announce();
@@ -526,9 +530,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
     if ((ORDER_API_METHODS as readonly string[]).includes(method)) {
+      const call = (...args: unknown[]) =>
+        gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args));
+      const charging = method === 'createOrder' || method === 'retryOrder';
       app[method] = (...args) => {
         lastCallAt = Date.now();
-        return gate.run(() => (current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args));
+        return charging ? charges.track(() => call(...args)) : call(...args);
       };
     } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
       // The books read and change the order log in use: they wait for a runtime switch like the order methods.

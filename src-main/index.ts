@@ -1,12 +1,13 @@
 // Electron entry: wires the shell's pieces together. Business logic lives outside src-main/electron.
 import { join } from 'node:path';
-import { app, dialog, ipcMain, session, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, protocol, session, type BrowserWindow } from 'electron';
 import type { LiveEvent } from './common/api';
 import { startAppHost, type AppHost } from './app-host';
 import { DatabaseProblem } from './db/open';
 import { systemPrinter } from './electron/printing';
 import { ipcEventChannel, ipcSaveDownloadChannel } from './common/ipc-channels';
 import { appVersion } from './electron/app-info';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './electron/app-protocol';
 import { enforceContentSecurityPolicy } from './electron/content-security';
 import { parseScreenChoice } from './electron/display-placement';
 import { bindDisplayToggle, CustomerDisplay } from './electron/display-window';
@@ -23,6 +24,8 @@ const log = (line: string) => console.log(`[shell] ${line}`);
 
 // Every renderer sandboxed, whatever a window's own options say. Must run before 'ready'.
 app.enableSandbox();
+// The screens' own scheme, app://loket/ (electron/app-protocol.ts): also only before 'ready'.
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 const rendererSource = resolveRendererSource({
   devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL,
@@ -92,6 +95,8 @@ if (claimSingleInstance(() => bringWindowToFront(cashier))) {
 async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   enforceContentSecurityPolicy(session.defaultSession, isOwnUrl);
+  // The built screens, from app://loket/ on the windows' (default) session; never as file:// pages.
+  if (rendererSource.kind === 'files') protocol.handle(APP_SCHEME, appProtocolHandler(rendererSource.dir));
   applyStartAtLogin(parseStartAtLogin(process.env.LOKET_START_AT_LOGIN), { log });
   // The same core as the CLI and browser mode, on the order log in the app's data folder.
   // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).

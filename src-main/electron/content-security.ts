@@ -4,9 +4,9 @@ import { PAGE_CSP } from '../web/security';
 /**
  * The app's pages get browser mode's Content-Security-Policy as a response header too (script only from the app,
  * no framing, no forms, no <base>). This covers pages served over http (electron-vite's dev server); the built
- * pages are file:// URLs, which carry no headers, and are covered by the <meta http-equiv> policy in
- * src-renderer/index.html (the same directives but the three a <meta> cannot set: frame-ancestors, and it has no
- * form-action or base-uri yet). A page that is not the app's (the display's hosted payment page) keeps its own.
+ * pages (app://loket/) get it from their protocol handler (app-protocol.ts). Both also carry the <meta http-equiv>
+ * policy of src-renderer/index.html: the same directives but frame-ancestors, which a <meta> cannot set. A page
+ * that is not the app's (the display's hosted payment page) keeps its own.
  */
 export function enforceContentSecurityPolicy(session: Session, isAppUrl: (url: string) => boolean): void {
   session.webRequest.onHeadersReceived((details, callback) => {

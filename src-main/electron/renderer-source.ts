@@ -1,8 +1,11 @@
-import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import type { BrowserWindow } from 'electron';
+import { appPageUrl, isAppProtocolUrl } from './app-protocol';
 
-/** Where the renderer comes from: the electron-vite dev server, or the built files in out/renderer. */
+/**
+ * Where the renderer comes from: the electron-vite dev server, or the built files in out/renderer, served as
+ * `app://loket/` (app-protocol.ts).
+ */
 export type RendererSource =
   { kind: 'dev-server'; url: string; origin: string } | { kind: 'files'; indexFile: string; dir: string };
 
@@ -21,29 +24,17 @@ export function resolveRendererSource(options: {
   return { kind: 'files', indexFile: options.indexFile, dir: dirname(options.indexFile) };
 }
 
-/** True when `url` is one of the app's own pages, the only content allowed to run in our windows and call the API. */
+/**
+ * True when `url` is one of the app's own pages, the only content allowed to run in our windows and call the API:
+ * the dev server's origin, or `app://loket/`, whose handler serves the renderer folder and nothing else. A file://
+ * URL never is, not even of the renderer folder.
+ */
 export function isAppUrl(source: RendererSource, url: string): boolean {
-  const parsed = URL.canParse(url) ? new URL(url) : null;
-  if (!parsed) return false;
-  if (source.kind === 'dev-server') return parsed.origin === source.origin;
-  // A file URL with a host names a network share, never our build output.
-  if (parsed.protocol !== 'file:' || parsed.host !== '') return false;
-  // The URL parser has already collapsed '..' segments and fileURLToPath decodes the rest,
-  // so what is left to check is that the decoded path stays inside the renderer folder.
-  const path = filePathOf(parsed);
-  if (path === null) return false;
-  const rel = relative(source.dir, path);
-  return rel !== '' && !isAbsolute(rel) && rel.split(sep)[0] !== '..';
-}
-
-/** null for file URLs no real file can have (an encoded '/' or NUL): they are not ours, and must not throw in a guard. */
-function filePathOf(url: URL): string | null {
-  try {
-    const path = fileURLToPath(url);
-    return path.includes('\0') ? null : path;
-  } catch {
-    return null;
+  if (source.kind === 'dev-server') {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    return parsed !== null && parsed.origin === source.origin;
   }
+  return isAppProtocolUrl(url);
 }
 
 /** Loads the renderer; `view` picks the screen by the hash route (src-renderer/src/route.ts): `#/display`. */
@@ -51,5 +42,5 @@ export function loadRenderer(window: BrowserWindow, source: RendererSource, view
   if (source.kind === 'dev-server') {
     return window.loadURL(view ? `${source.url.replace(/#.*$/, '')}#/${view}` : source.url);
   }
-  return view ? window.loadFile(source.indexFile, { hash: `/${view}` }) : window.loadFile(source.indexFile);
+  return window.loadURL(appPageUrl(view));
 }

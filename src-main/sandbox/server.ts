@@ -12,6 +12,7 @@ import { loadPaymentCatalogue } from '../core/catalogue';
 import { CallbackDispatcher, DEFAULT_CALLBACK_POLICY, type CallbackPolicy } from './callbacks';
 import { realSandboxClock, type SandboxClock, type Timer } from './clock';
 import { FaultSwitches, faultSettingsSchema } from './faults';
+import { isLoopbackAddress } from '../core/http/loopback';
 import { parseStrictJsonBytes } from '../core/http/strict-json-bytes';
 import { isJsonContentType, readBody, sendError, sendHtml, sendInternalError, sendJson } from './http-io';
 import {
@@ -583,9 +584,5 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || v4.startsWith('127.');
-}
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6: the one rule browser mode uses too. */
+export const isLoopback = isLoopbackAddress;

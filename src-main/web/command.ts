@@ -14,8 +14,8 @@ Browser mode: serves the cashier screen and the customer display to a browser on
   --host H           address to bind (default 127.0.0.1)
   --port N           port (default 5173; 0 picks a free one)
   --lang id|en       the screens' language (default: the store's language setting)
-  --lan              allow a non-loopback --host, e.g. a tablet as customer display (the cashier
-                     URL's token is then the only thing between the network and the till: keep it secret)
+  --lan              allow a non-loopback --host (0.0.0.0 or ::), e.g. a tablet as customer display;
+                     the cashier's and the manager's screens still answer this machine only
   --printer H:P      an ESC/POS network receipt printer (TCP, usually port 9100)
   --paper 58|80      receipt paper width for the network printer (default 58)
 `;
@@ -50,6 +50,13 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   if (!isLoopback(host) && !values.lan) {
     throw new UsageError(`--host: ${host} would open the till to the network; add --lan if that is what you want`);
+  }
+  if (values.lan && !isLoopback(host) && host !== '0.0.0.0' && host !== '::') {
+    // The API answers loopback peers only (plain HTTP), and a server bound to one LAN address has none.
+    throw new UsageError(
+      `--host: with --lan, bind every address (--host 0.0.0.0 or --host ::), not ${host} alone: the cashier's ` +
+        'screen answers only on this machine (127.0.0.1), which would then not be served',
+    );
   }
   const port = values.port === undefined ? 5173 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -108,6 +115,15 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   console.log(`gateway: ${appHost.loket.gatewayDescription}`);
   console.log(`cashier: ${web.cashierUrl}`);
   console.log(`display: ${web.displayUrl}`);
+  if (lanHost && !isLoopback(host)) {
+    const onLan = new URL(web.displayUrl);
+    onLan.hostname = lanHost;
+    console.log(`display on the LAN: ${onLan.href}`);
+    console.log(
+      "The cashier's and the manager's screens answer only on this machine: on the network, plain HTTP would show " +
+        'their token and PIN to anyone on it.',
+    );
+  }
   console.log('Open the cashier URL on this machine and the display URL on the customer screen. Ctrl-C stops.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

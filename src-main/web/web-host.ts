@@ -10,6 +10,7 @@ import {
   type DisplayState,
   type LiveEvent,
 } from '../common/api';
+import { isLoopbackAddress } from '../core/http/loopback';
 import { readBody } from '../core/http/read-body';
 import { readStatic } from './static-files';
 import {
@@ -51,6 +52,9 @@ export interface WebHost {
 }
 
 const BODY_LIMIT = 64 * 1024;
+export const CASHIER_ON_THIS_MACHINE_ONLY =
+  "The cashier's and the manager's screens answer only on this machine (plain HTTP on the network would show " +
+  'their token and PIN to anyone on it): open the cashier URL Loket printed, on the till itself.';
 const HEARTBEAT_MS = 15_000;
 
 const ERROR_STATUS: Record<ApiErrorCode, number> = {
@@ -68,7 +72,8 @@ const ERROR_STATUS: Record<ApiErrorCode, number> = {
 /**
  * Browser mode's HTTP host: the built renderer, the typed API as `POST /api/call/{method}` (bearer
  * token), server-sent events for live order updates, and a read-only customer display channel with its
- * own key. Every request's Host header must be ours (DNS rebinding).
+ * own key. Every request's Host header must be ours (DNS rebinding). The API answers this machine only
+ * (a loopback peer); the pages and the display channel answer the network too when bound to it (`--lan`).
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const { app } = options;
@@ -108,6 +113,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
 
     if (path.startsWith('/api/')) {
+      // The cashier's token, the manager's PIN and every order cross this connection in clear (plain HTTP): only
+      // this machine may use them (docs/browser-mode.md, "On the LAN"). The customer display's read-only channel
+      // is what the network may reach.
+      if (!isLoopbackAddress(req.socket.remoteAddress)) {
+        req.resume();
+        return fail(res, 403, 'forbidden', CASHIER_ON_THIS_MACHINE_ONLY);
+      }
       const given =
         bearerToken(req.headers.authorization) ?? (path === '/api/events' ? url.searchParams.get('token') : null);
       if (!sameSecret(given, token)) {
@@ -249,8 +261,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const address = server.address() as AddressInfo;
   port = address.port;
+  // The URLs printed are the cashier's, so this machine's own address when bound to every address.
   const shown =
-    address.family === 'IPv6' ? `[${address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+    address.address === '0.0.0.0'
+      ? '127.0.0.1'
+      : address.address === '::'
+        ? '[::1]'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
   const url = `http://${shown}:${port}`;
   log(`web: serving ${options.staticDir} on ${url}`);
 

@@ -1,5 +1,6 @@
 // A fake of the parts of the 'electron' module the shell uses, for `vi.mock('electron', ...)` in
-// test/node/electron-*.test.ts: windows, web contents, screens, the power-save blocker, IPC, sessions and the app.
+// test/node/electron-*.test.ts: windows, web contents, screens, the power-save blocker, IPC, sessions, custom
+// protocols and the app.
 // It records what the shell asks for and lets a test play the OS's part (plug a screen in, press a key, navigate).
 import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
@@ -313,7 +314,26 @@ export function createFakeElectron() {
       dialog.savePath === undefined ? { canceled: true, filePath: '' } : { canceled: false, filePath: dialog.savePath },
     ),
   };
-  return { app, BrowserWindow: FakeBrowserWindow, screen, powerSaveBlocker, ipcMain, session, dialog };
+  /** Custom schemes: what was registered as privileged (and whether the app was ready then), and each handler. */
+  const protocol = {
+    privileged: [] as { scheme: string; privileges?: Record<string, boolean> }[],
+    registeredBeforeReady: undefined as boolean | undefined,
+    handlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
+    registerSchemesAsPrivileged: vi.fn((schemes: { scheme: string; privileges?: Record<string, boolean> }[]) => {
+      protocol.privileged.push(...schemes);
+      protocol.registeredBeforeReady = app.whenReady.mock.calls.length === 0;
+    }),
+    handle: vi.fn((scheme: string, handler: (request: Request) => Response | Promise<Response>) => {
+      protocol.handlers.set(scheme, handler);
+    }),
+    /** A request as a window's page makes it. */
+    fetch(url: string, init?: RequestInit): Promise<Response> {
+      const handler = protocol.handlers.get(new URL(url).protocol.slice(0, -1));
+      if (!handler) throw new Error(`no handler for ${url}`);
+      return Promise.resolve(handler(new Request(url, init)));
+    },
+  };
+  return { app, BrowserWindow: FakeBrowserWindow, screen, powerSaveBlocker, ipcMain, session, dialog, protocol };
 }
 
 export type FakeElectron = ReturnType<typeof createFakeElectron>;

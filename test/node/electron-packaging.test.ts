@@ -113,7 +113,7 @@ describe('the fuses', () => {
       4: true, // EnableEmbeddedAsarIntegrityValidation
       5: true, // OnlyLoadAppFromAsar
       6: false, // LoadBrowserProcessSpecificV8Snapshot
-      7: true, // GrantFileProtocolExtraPrivileges (file:// pages)
+      7: false, // GrantFileProtocolExtraPrivileges: the screens are app://loket/ pages, none is file://
     });
     expect(fuseConfig('win32', 'x64')).toEqual(fuseConfig('linux', 'arm64'));
     expect(fuseConfig('darwin', 'arm64')).toMatchObject({ resetAdHocDarwinSignature: true });
@@ -165,7 +165,8 @@ describe('the fuses', () => {
       4: ON,
       5: ON,
       6: OFF,
-      7: ON,
+      // GrantFileProtocolExtraPrivileges, on by default: turned off.
+      7: OFF,
     });
   });
 

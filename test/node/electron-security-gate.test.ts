@@ -108,6 +108,26 @@ describe('the electronegativity gate', { timeout: 180_000 }, () => {
     );
   });
 
+  it('fails a page loaded from a file:// URL, whichever way it is written (the screens use app://loket/)', async () => {
+    const app = join(dir.path, 'file-pages');
+    mkdirSync(app);
+    const secureApp = readFileSync(join(root, fixtures, 'secure', 'main.js'), 'utf8');
+    writeFileSync(join(app, 'index.html'), readFileSync(join(root, fixtures, 'secure', 'index.html')));
+    const loads = [
+      "window.loadFile('index.html');",
+      'window.loadURL(`file://${__dirname}/index.html`);',
+      "window.loadURL(pathToFileURL('index.html').href);",
+    ];
+    writeFileSync(
+      join(app, 'main.js'),
+      secureApp.replace("  window.loadURL('app://fixture/index.html');", loads.map((l) => `  ${l}`).join('\n')),
+    );
+    const { code, report } = await gate(app);
+    expect(code).toBe(1);
+    expect(failing(report)).toEqual(['LOKET_FILE_PAGE']);
+    expect(report?.findings.filter((f) => f.id === 'LOKET_FILE_PAGE')).toHaveLength(loads.length);
+  });
+
   it('refuses to pass code it could not parse, and inputs that are not there', async () => {
     const app = join(dir.path, 'broken');
     mkdirSync(app);

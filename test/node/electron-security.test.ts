@@ -21,7 +21,7 @@ import { denyAllPermissions } from '../../src-main/electron/permissions';
 import { PAGE_CSP } from '../../src-main/web/security';
 
 const fake = electron as unknown as FakeElectron;
-const appUrl = 'file:///opt/loket/out/renderer/index.html';
+const appUrl = 'app://loket/index.html';
 const isAppUrl = (url: string) => url.split('#')[0] === appUrl;
 const FORBIDDEN = { ok: false, error: { code: 'forbidden', message: 'Forbidden' } };
 

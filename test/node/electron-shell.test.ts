@@ -51,16 +51,28 @@ describe('the desktop shell', () => {
     expect(fake.app.requestSingleInstanceLock).toHaveBeenCalledTimes(1);
     expect(fake.app.enableSandbox).toHaveBeenCalled();
     expect(cashier.options.webPreferences?.preload).toMatch(/preload[/\\]index\.cjs$/);
-    expect(cashier.loaded?.hash).toBeUndefined();
     expect(displayWindow.options.webPreferences?.preload).toMatch(/preload[/\\]display\.cjs$/);
     expect(displayWindow.options).toMatchObject({ kiosk: true, x: 1920 });
-    expect(displayWindow.loaded?.hash).toBe('/display');
+    // The screens come from app://loket/, registered as a privileged scheme before 'ready' and served after it.
+    expect(cashier.loaded).toEqual({ url: 'app://loket/index.html' });
+    expect(displayWindow.loaded).toEqual({ url: 'app://loket/index.html#/display' });
+    expect(fake.protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, codeCache: true } },
+    ]);
+    expect(fake.protocol.registeredBeforeReady).toBe(true);
+    expect([...fake.protocol.handlers.keys()]).toEqual(['app']);
     expect([...fake.ipcMain.handlers.keys()].sort()).toEqual(
       [...apiMethodNames.map((m) => `loket:${m}`), 'loket:save-download'].sort(),
     );
     // Permissions refused and the CSP header set on the default session.
     expect(fake.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
     expect(fake.session.defaultSession.webRequest.onHeadersReceived).toHaveBeenCalled();
+  });
+
+  it('app://loket/ serves the renderer folder only: the repository beside it stays out of reach', async () => {
+    // The shell's renderer folder here is <repo>/renderer (out/renderer once built); package.json is beside it.
+    for (const url of ['app://loket/..%2fpackage.json', 'app://loket/%2e%2e%2fpackage.json', 'app://evil/package.json'])
+      expect((await fake.protocol.fetch(url)).status, url).toBe(404);
   });
 
   it('the display window may read its state and nothing else; the cashier’s window may call everything', async () => {

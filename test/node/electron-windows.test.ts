@@ -96,7 +96,8 @@ describe('every window has the security options', () => {
       height: 1080,
     });
     expect(w.menuRemoved).toBe(true);
-    expect(w.loaded).toEqual({ file: source.kind === 'files' ? source.indexFile : '', hash: '/display' });
+    // The built screens from the app's own scheme, never as a file:// page.
+    expect(w.loaded).toEqual({ url: 'app://loket/index.html#/display' });
     await flush();
     // Shown without taking the focus from the cashier.
     expect(w.visible).toBe(true);

@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmod, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { checkDatabase, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Database } from '../../db/open';
 import { LATEST_SCHEMA_VERSION, schemaVersion } from '../../db/migrations';
@@ -25,14 +26,35 @@ export interface BackupInfo {
   reason: string;
 }
 
-export interface BackupResult extends BackupInfo {
+export interface TakenBackup extends BackupInfo {
+  /** Backups removed by the rotation. */
+  removed: string[];
+}
+
+export interface BackupResult extends TakenBackup {
   /** Where the second copy went, when a folder is set and the copy worked. */
   copiedTo?: string;
   /** Why the second copy did not work (the backup itself is fine). */
   copyError?: string;
-  /** Backups removed by the rotation. */
-  removed: string[];
 }
+
+/** How a copy to the second folder ended: never a rejection. */
+export type CopyResult = { copiedTo: string } | { copyError: string };
+
+export interface CopyOptions {
+  /**
+   * Awaited before the copy starts and before each chunk is written (the app waits there while a charge is in
+   * flight: a slow USB stick must not compete with recording a payment).
+   */
+  beforeWrite?: () => Promise<void>;
+  /** Stops the copy at its next chunk (Loket is closing); what was copied so far is removed. */
+  signal?: AbortSignal;
+}
+
+/** How much of a backup is read, then written to the second folder, at a time. */
+export const COPY_CHUNK_BYTES = 256 * 1024;
+/** What a file system says when a file cannot be synced at all (a pipe, some network shares): not a failure. */
+const UNSYNCABLE = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP']);
 
 const NAME = /^loket-(\d{8})-(\d{6})(\d{3})-([a-z-]+)\.db$/;
 
@@ -71,7 +93,18 @@ export class Backups {
   }
 
   /** Takes a backup of `db` now (online: orders keep flowing), rotates, and copies it to `copyTo` if given. */
-  async create(db: Database, reason: BackupReason, copyTo?: string | null): Promise<BackupResult> {
+  async create(
+    db: Database,
+    reason: BackupReason,
+    copyTo?: string | null,
+    copyOptions: CopyOptions = {},
+  ): Promise<BackupResult> {
+    const taken = await this.take(db, reason);
+    return copyTo ? { ...taken, ...(await this.copy(taken.path, copyTo, copyOptions)) } : taken;
+  }
+
+  /** Takes a backup of `db` now (online: orders keep flowing) into the backups folder, and rotates. */
+  async take(db: Database, reason: BackupReason): Promise<TakenBackup> {
     mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const at = this.clock.now();
     const path = join(this.dir, `loket-${stamp(at)}-${reason}.db`);
@@ -84,25 +117,52 @@ export class Backups {
       rmSync(part, { force: true });
       throw new Error(`the backup to ${path} failed: ${(err as Error).message}`, { cause: err });
     }
-    const info: BackupResult = {
-      path,
-      at: at.toISOString(),
-      bytes: statSync(path).size,
-      reason,
-      removed: this.rotate(),
-    };
-    if (copyTo) {
-      try {
-        mkdirSync(copyTo, { recursive: true });
-        const copy = join(copyTo, basename(path));
-        copyFileSync(path, copy);
-        chmodSync(copy, PRIVATE_FILE_MODE);
-        info.copiedTo = copy;
-      } catch (err) {
-        info.copyError = `the copy to ${copyTo} failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    return { path, at: at.toISOString(), bytes: statSync(path).size, reason, removed: this.rotate() };
+  }
+
+  /**
+   * Copies the backup at `path` into `folder` (a USB disk, a network share) off the main thread: asynchronous
+   * reads and writes, a chunk at a time, so a slow or stuck stick never freezes the till. Written as `<name>.part`,
+   * synced, then renamed: a stick pulled out half-way leaves no file that looks like a whole backup.
+   */
+  async copy(path: string, folder: string, options: CopyOptions = {}): Promise<CopyResult> {
+    const target = join(folder, basename(path));
+    const part = `${target}.part`;
+    let source: FileHandle | undefined;
+    let out: FileHandle | undefined;
+    try {
+      await options.beforeWrite?.();
+      options.signal?.throwIfAborted();
+      await mkdir(folder, { recursive: true });
+      source = await open(path, 'r');
+      out = await open(part, 'w', PRIVATE_FILE_MODE);
+      const buffer = Buffer.allocUnsafe(COPY_CHUNK_BYTES);
+      for (;;) {
+        const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        await options.beforeWrite?.();
+        options.signal?.throwIfAborted();
+        for (let written = 0; written < bytesRead;)
+          written += (await out.write(buffer, written, bytesRead - written)).bytesWritten;
       }
+      await out.datasync().catch((err: NodeJS.ErrnoException) => {
+        if (!UNSYNCABLE.has(err.code ?? '')) throw err;
+      });
+      await out.close();
+      out = undefined;
+      await rename(part, target);
+      await chmod(target, PRIVATE_FILE_MODE);
+      return { copiedTo: target };
+    } catch (err) {
+      await out?.close().catch(() => undefined);
+      await rm(part, { force: true }).catch(() => undefined);
+      const why = options.signal?.aborted
+        ? 'Loket closed before it was done'
+        : ((err as NodeJS.ErrnoException).code ?? (err as Error).message);
+      return { copyError: `the copy to ${folder} failed: ${why}` };
+    } finally {
+      await source?.close().catch(() => undefined);
     }
-    return info;
   }
 
   /** Keeps the newest backup, the newest of each of the last 7 days and of each of the last 4 weeks. */

@@ -1,6 +1,6 @@
 import { checkDatabase, damaged, type Database } from '../../db/open';
 import { systemClock, type Clock } from '../ports';
-import type { BackupReason, BackupResult, Backups } from './backups';
+import type { BackupReason, Backups, CopyResult, TakenBackup } from './backups';
 
 /** Backups every few hours while Loket is open, besides the one at start and the one after closing the day. */
 export const BACKUP_EVERY_MS = 4 * 3600_000;
@@ -32,6 +32,8 @@ export interface UpkeepOptions {
   copyTo: () => string | null;
   /** Whether anything is going on: open orders, or a call in the last QUIET_MS. */
   busy: () => boolean;
+  /** The charges in flight: no backup starts, and a copy starts no further chunk, while there is one. */
+  charges?: { readonly active: boolean; whenNone(): Promise<void> };
   /** A database failed the full check: payments must stop. */
   onDamaged: (message: string) => void;
   log: (line: string) => void;
@@ -39,9 +41,16 @@ export interface UpkeepOptions {
   timers?: UpkeepTimers;
 }
 
+/** A backup taken by the upkeep; its copy to the second folder (when one is set) goes on after it. */
+export interface UpkeepBackup extends TakenBackup {
+  /** The copy to the second folder, off the main thread and never during a charge: how it ended (never rejects). */
+  copy?: Promise<CopyResult>;
+}
+
 /**
  * What keeps the store's books safe while Loket runs: a backup at start and every few hours, and SQLite's full
- * integrity check once a day when the till is quiet (docs/when-things-break.md).
+ * integrity check once a day when the till is quiet (docs/when-things-break.md). Neither a backup nor its copy to
+ * the second folder starts while a charge is in flight; the copy never blocks the main thread.
  */
 export class Upkeep {
   private lastBackupAt = 0;
@@ -60,31 +69,65 @@ export class Upkeep {
     this.timer = (this.options.timers ?? realTimers).every(() => void this.tick(), TICK_MS);
   }
 
-  /** Stops the timers and waits for a backup in progress: the database must not close under it. */
+  /**
+   * Stops the timers, waits for a backup in progress (the database must not close under it) and stops a copy in
+   * progress at its next chunk: a stuck USB stick must not keep Loket from closing.
+   */
   async stop(): Promise<void> {
     this.timer?.cancel();
     this.timer = undefined;
+    this.copies.abort();
     await this.running;
   }
 
-  async backup(reason: BackupReason): Promise<BackupResult | undefined> {
+  /** A backup now, once no charge is in flight; resolves when it is taken, with its copy (if any) still going. */
+  async backup(reason: BackupReason): Promise<UpkeepBackup | undefined> {
     const run = this.backupNow(reason);
     this.running = run.then(() => undefined);
     return run;
   }
 
   private running: Promise<void> = Promise.resolve();
+  private readonly copies = new AbortController();
+  /** One copy at a time: two would only share the stick's slowness. */
+  private copying: Promise<unknown> = Promise.resolve();
 
-  private async backupNow(reason: BackupReason): Promise<BackupResult | undefined> {
+  private async backupNow(reason: BackupReason): Promise<UpkeepBackup | undefined> {
     this.lastBackupAt = this.clock.now().getTime();
+    await this.noCharge(`backup (${reason})`);
+    let taken: TakenBackup;
     try {
-      const result = await this.options.backups.create(this.options.storeDb, reason, this.options.copyTo());
-      this.options.log(`backup (${reason}): ${result.path}${result.copyError ? `; ${result.copyError}` : ''}`);
-      return result;
+      taken = await this.options.backups.take(this.options.storeDb, reason);
     } catch (err) {
       this.options.log(`backup (${reason}) failed: ${(err as Error).message}`);
       return undefined;
     }
+    this.options.log(`backup (${reason}): ${taken.path}`);
+    const folder = this.options.copyTo();
+    if (!folder) return taken;
+    const copy = this.copying.then(() =>
+      this.options.backups.copy(taken.path, folder, {
+        beforeWrite: () => this.noCharge(`backup (${reason}): the copy to ${folder}`),
+        signal: this.copies.signal,
+      }),
+    );
+    this.copying = copy;
+    void copy.then((result) =>
+      this.options.log(
+        'copiedTo' in result
+          ? `backup (${reason}) copied to ${result.copiedTo}`
+          : `backup (${reason}): ${result.copyError}`,
+      ),
+    );
+    return { ...taken, copy };
+  }
+
+  /** Resolves when no charge is in flight, saying so in the log when it has to wait. */
+  private async noCharge(what: string): Promise<void> {
+    const charges = this.options.charges;
+    if (!charges?.active) return;
+    this.options.log(`${what} waits for the charge in flight`);
+    await charges.whenNone();
   }
 
   /** Runs the full check now; returns the problems found (empty: all fine). */

@@ -25,6 +25,9 @@ export const en: Messages = {
     cashierText: 'Open the cashier URL Loket printed when it started (…/#/cashier?token=…).',
     displayTitle: 'The customer display address is needed',
     displayText: 'Open the display URL Loket printed when it started (…/#/display?key=…).',
+    offTheTillTitle: "The cashier's screen opens on the till only",
+    offTheTillText:
+      "Over the store's network, Loket's connection is not encrypted, so the cashier's and the manager's screens open only on the till itself, at the cashier address Loket printed (http://127.0.0.1:…). A tablet or phone can show the customer display.",
     loadFailed: 'Loket could not be loaded.',
   },
   errors: {

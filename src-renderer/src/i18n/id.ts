@@ -31,6 +31,9 @@ export const id = {
     cashierText: 'Buka alamat kasir yang dicetak Loket saat mulai (…/#/cashier?token=…).',
     displayTitle: 'Alamat layar pelanggan diperlukan',
     displayText: 'Buka alamat layar pelanggan yang dicetak Loket saat mulai (…/#/display?key=…).',
+    offTheTillTitle: 'Layar kasir hanya terbuka di komputer kasir',
+    offTheTillText:
+      'Di jaringan toko, sambungan Loket tidak dienkripsi, jadi layar kasir dan manajer hanya terbuka di komputer kasir itu sendiri, pada alamat kasir yang dicetak Loket (http://127.0.0.1:…). Tablet atau ponsel dapat menampilkan layar pelanggan.',
     loadFailed: 'Loket tidak dapat dimuat.',
   },
   errors: {

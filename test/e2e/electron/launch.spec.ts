@@ -11,6 +11,8 @@ test('the Electron shell shows Loket in sandbox mode, with the API bridged and N
   const loket = await launchLoket();
   try {
     const page = loket.cashier;
+    // The screens come from the app's own scheme, never as file:// pages (docs/desktop.md).
+    expect(page.url()).toMatch(/^app:\/\/loket\/index\.html/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Loket');
     await expect(page.getByTestId('mode-badge')).toHaveText('SANDBOX');
 

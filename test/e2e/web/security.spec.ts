@@ -212,5 +212,15 @@ test('both screens run under the Content-Security-Policy without errors, and it 
       return document.body.dataset.inlineScriptRan === 'yes';
     });
     expect(ran).toBe(false);
+    // base-uri 'none': a <base> put in the page cannot send its relative URLs elsewhere.
+    const base = await target.evaluate(() => {
+      const element = document.createElement('base');
+      element.href = 'https://evil.example/';
+      document.head.prepend(element);
+      const resolved = new URL('x', document.baseURI).origin;
+      element.remove();
+      return resolved;
+    });
+    expect(base).toBe(new URL(target.url()).origin);
   }
 });
