@@ -4,8 +4,8 @@
  * dropping units. Every multiply-then-divide of the sale goes through here.
  *
  * How: when a*b is itself a safe integer, the quotient and remainder are taken with `%` (exact for integers of a
- * double) — the common case, and some 20 times faster than BigInt; otherwise BigInt does the same. Both paths give
- * the same answer (a property test compares them with a BigInt-only reference).
+ * double) — the common case, and about twice as fast as BigInt (2 million calls: 80 ms against 160 ms); otherwise
+ * BigInt does the same. Both paths give the same answer (a property test compares them with a BigInt-only reference).
  *
  * Misuse (a fraction, a negative amount where none may be, NaN, an unsafe integer, a zero divisor, a result past
  * 2^53) throws a RangeError naming the function and the argument: these are programming errors, not a person's bad
