@@ -422,22 +422,22 @@ export class CatalogueRows {
 
   /** One barcode of a row: valid, in its stored form, and not a barcode of another row (or twice in this one). */
   private barcode(part: string, numberCell: boolean, line: number, out: string[]): void {
-    if (SCIENTIFIC.test(part)) {
-      this.issue(
-        line,
-        'barcode',
-        'barcode_digits',
-        `${shown(part)} is a number Excel wrote in scientific notation, and its digits are lost: format the column as Text and save again`,
-      );
-      return;
-    }
     const check = checkBarcode(part);
     if (!check.ok) {
-      const hint =
-        numberCell && check.rule === 'length'
-          ? ' (the cell is a number, so a leading 0 may have been dropped: format the column as Text)'
-          : '';
-      this.issue(line, 'barcode', `barcode_${check.rule}`, `${shown(part)}: ${check.message}${hint}`);
+      if (check.rule === 'digits' && SCIENTIFIC.test(part))
+        this.issue(
+          line,
+          'barcode',
+          'barcode_digits',
+          `${shown(part)} is a number Excel wrote in scientific notation, and its digits are lost: format the column as Text and save again`,
+        );
+      else {
+        const hint =
+          numberCell && check.rule === 'length'
+            ? ' (the cell is a number, so a leading 0 may have been dropped: format the column as Text)'
+            : '';
+        this.issue(line, 'barcode', `barcode_${check.rule}`, `${shown(part)}: ${check.message}${hint}`);
+      }
       return;
     }
     const first = this.barcodeLines.get(check.code);
