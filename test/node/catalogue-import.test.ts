@@ -90,6 +90,8 @@ describe('catalogue import: CSV', () => {
     const r = await importCatalogue(csv('sku;name;price;stok;\r\nA;Kopi;1000;5;\r\n;;;;\r\n\r\nB;Teh;2000;1;\r\n'));
     expect(products(r).map((p) => p.sku)).toEqual(['A', 'B']);
     expect(r.warnings).toEqual(['line 1: column 4 ("stok") is not one Loket reads; it is ignored']);
+    const late = await importCatalogue(csv('\r\n\r\nsku;name;price\r\nA;Kopi;-1\r\n'));
+    expect(messages(late)).toEqual(['line 4, price: must not be negative (got "-1")']);
   });
 
   it('names the line, the column and the rule of every bad row, and imports nothing', async () => {
@@ -238,6 +240,7 @@ describe('catalogue import: the cells', () => {
     expect(detectDelimiter('sku,name,price')).toBe(',');
     expect(detectDelimiter('"s;k;u;x",name,price')).toBe(',');
     expect(detectDelimiter('sku')).toBe(',');
+    expect(detectDelimiter('\r\n\r\nsku;name;price\r\n')).toBe(';');
   });
 });
 

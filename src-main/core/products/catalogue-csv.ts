@@ -13,12 +13,14 @@ import { CatalogueRows, type ImportOptions, type RowsResult } from './catalogue-
 
 export type Delimiter = ';' | ',';
 
-/** The delimiter of the header line (the text up to the first line break outside quotes). */
+/** The delimiter of the header line (the first line that is not empty, up to its line break outside quotes). */
 export function detectDelimiter(text: string): Delimiter {
   let semicolons = 0;
   let commas = 0;
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (text[i] === '\n' || text[i] === '\r') i++; // empty lines before the header
+  for (; i < text.length; i++) {
     const c = text[i];
     if (c === '"') quoted = !quoted;
     else if (!quoted) {
