@@ -1,4 +1,5 @@
 import { SecretStoreUnavailableError, type SecretName, type SecretStore } from '../core/ports';
+import { rememberSecret } from './log-redaction';
 
 /**
  * The OS keychain behind the SecretStore port, through keytar: the Secret Service on Linux (gnome-keyring,
@@ -271,11 +272,13 @@ export class KeychainSecretStore implements SecretStore {
 
   async get(name: SecretName): Promise<string | undefined> {
     const value = await this.call((k) => k.getPassword(this.service, name));
+    rememberSecret(value); // never to be written to the log file
     return value ? value : undefined;
   }
 
   async set(name: SecretName, value: string): Promise<void> {
     if (!value) throw new Error(`an empty ${name} cannot be stored; delete it instead`);
+    rememberSecret(value);
     await this.call((k) => k.setPassword(this.service, name, value), value);
   }
 
