@@ -6,7 +6,7 @@
 // the fix, by the CLI and the manager's view. It builds better-sqlite3 from source like a real first install: a few
 // minutes (README: Scripts). CI has run npm ci before the tests, so npm's cache holds every package.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,9 @@ describe.skipIf(why !== undefined)(
         expect(view.keychain.available).toBe(false);
         expect(view.keychain.message).toContain('keytar');
         expect(view.keychain.message).toContain('libsecret-1-dev');
+        // Browser mode keeps its log in the data folder, and says where at start.
+        expect(served.stdout).toContain(`log:     ${join(data, 'loket.log')}`);
+        expect(readFileSync(join(data, 'loket.log'), 'utf8')).toContain('[loket] web: serving');
       },
       BUDGET_MS,
     );
