@@ -7,6 +7,7 @@
 // minutes (README: Scripts). CI has run npm ci before the tests, so npm's cache holds every package.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { tempDir } from './helpers/loket';
 const ROOT = join(import.meta.dirname, '..', '..');
 /** npm ci (better-sqlite3 compiled from source), the build, the start: about 2 minutes alone on 2 cores. */
 const BUDGET_MS = 15 * 60_000;
+/** The clone before, the clean-up after. */
+const HOOK_MS = 5 * 60_000;
 
 /** Why this cannot run here, or undefined: it needs git and a git checkout to clone. */
 function cannotRun(): string | undefined {
@@ -108,12 +111,13 @@ describe.skipIf(why !== undefined)(
       // Whatever the vitest run put there for its own npm script must not steer the clone's.
       for (const name of Object.keys(env))
         if (/^npm_(lifecycle_|package_|command$|config_local_prefix$)/.test(name)) delete env[name];
-    });
+    }, HOOK_MS);
 
+    // A whole node_modules to remove: longer than a hook's usual 20 s on a busy machine.
     afterAll(async () => {
       if (served) await stop(served.child);
-      dir.remove();
-    });
+      await rm(dir.path, { recursive: true, force: true });
+    }, HOOK_MS);
 
     it(
       '`npm run serve` installs (keytar left out), builds and serves the cashier page in training mode',
