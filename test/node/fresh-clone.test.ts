@@ -103,6 +103,9 @@ describe.skipIf(why !== undefined)(
         PATH: `${bin}:${process.env.PATH}`,
         // npm ci from npm's cache only: tests never need the internet.
         npm_config_offline: 'true',
+        // Nor do the native modules' prebuilt downloads (prebuild-install does not heed npm's offline mode; where
+        // they are reachable, keytar's would skip the build this test is about): build both from source.
+        npm_config_build_from_source: 'true',
         npm_config_audit: 'false',
         npm_config_fund: 'false',
         npm_config_update_notifier: 'false',
