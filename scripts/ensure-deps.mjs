@@ -17,7 +17,7 @@ const SYSTEM_DEPS = join(root, 'scripts', 'install-system-deps.sh');
 /** The groups of scripts/install-system-deps.sh, and what is lost without each. */
 export const GROUPS = {
   build: 'npm ci builds better-sqlite3 (the order log) from source with them',
-  keychain: 'npm ci builds keytar (the OS keychain) against it',
+  keychain: 'npm ci builds keytar, the OS keychain module, against it',
   tests: 'the tests need them (the browser they drive, a private keyring)',
 };
 
@@ -31,7 +31,7 @@ export function systemPackagesPlan({ missing, required, privilege, command }) {
   if (groups.length === 0) return { action: 'none' };
   if (privilege) return { action: 'install', groups, via: privilege };
   const blocking = groups.filter((g) => required.includes(g));
-  const lines = groups.map((g) => `missing: ${missing[g].join(' ')} (${GROUPS[g]})`);
+  const lines = groups.map((g) => `missing ${missing[g].join(' ')}: ${GROUPS[g]}`);
   if (blocking.length > 0)
     return {
       action: 'stop',
@@ -70,12 +70,12 @@ function main() {
   }
   if (!existsSync(join(root, 'node_modules', 'keytar', 'package.json'))) {
     // npm leaves an optional dependency out when its build fails, and `npm rebuild` then finds nothing to build.
-    const fix = 'install libsecret-1-dev, then: npm install && npm rebuild keytar';
+    const fix = 'For the keychain, install libsecret-1-dev, then run: npm install && npm rebuild keytar';
     if (forTests) {
-      say(`keytar (the OS keychain module) is not installed, and the keychain's tests need it: ${fix}`);
+      say(`keytar (the OS keychain module) is not installed, and the keychain's tests need it. ${fix}`);
       process.exit(1);
     }
-    if (npmDue) say(`keytar (the OS keychain module) could not be built: Loket runs in training mode only. ${fix}`);
+    if (npmDue) say(`keytar (the OS keychain module) could not be built, so Loket runs in training mode only. ${fix}`);
   }
   info('dependencies are in place');
 }

@@ -44,7 +44,7 @@ describe('what to do about missing Debian packages', () => {
     });
     expect(plan.action).toBe('stop');
     expect(linesOf(plan)).toContain('  sudo bash scripts/install-system-deps.sh tests');
-    expect(linesOf(plan).join('\n')).toContain('missing: chromium');
+    expect(linesOf(plan).join('\n')).toContain('missing chromium: the tests need them');
   });
 
   it('npm start, serve or cli with only libsecret-1-dev missing: goes on (training mode) and says how to get the keychain', () => {
@@ -56,7 +56,7 @@ describe('what to do about missing Debian packages', () => {
     });
     expect(plan.action).toBe('warn');
     const text = linesOf(plan).join('\n');
-    expect(text).toContain('missing: libsecret-1-dev (npm ci builds keytar (the OS keychain) against it)');
+    expect(text).toContain('missing libsecret-1-dev: npm ci builds keytar, the OS keychain module, against it');
     expect(text).toContain('training mode only');
     expect(text).toContain('sudo bash scripts/install-system-deps.sh keychain && npm install && npm rebuild keytar');
   });
@@ -156,7 +156,7 @@ describe('on a fresh machine (stand-ins for apt and npm)', () => {
     const result = await machine.run('--for-tests');
     expect(result.code).toBe(1);
     expect(machine.journal().some((line) => line.startsWith('npm '))).toBe(false);
-    expect(result.stderr).toContain(`missing: ${TESTS.join(' ')}`);
+    expect(result.stderr).toContain(`missing ${TESTS.join(' ')}: the tests need them`);
     expect(result.stderr).toContain('sudo bash scripts/install-system-deps.sh tests');
     expect(existsSync(join(machine.repo, 'node_modules'))).toBe(false);
   });
@@ -166,7 +166,7 @@ describe('on a fresh machine (stand-ins for apt and npm)', () => {
     const result = await machine.run('--quiet');
     expect(result.code, result.stderr).toBe(0);
     expect(machine.journal().at(-1)).toMatch(/^npm ci/);
-    expect(result.stderr).toContain('missing: libsecret-1-dev');
+    expect(result.stderr).toContain('missing libsecret-1-dev:');
     expect(result.stderr).toContain('training mode only');
   });
 
