@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -35,41 +35,69 @@ function packageBin(name, bin = name) {
   return join(dirname(manifestPath), typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[bin]);
 }
 
-const electronVersion = JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
-const builderArgs = process.argv.slice(2);
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/**
+ * The native modules that are not installed. keytar is an optional dependency, so that a machine without libsecret
+ * still runs Loket from source in training mode; an installer without it could never keep the gateway's credentials
+ * (no keychain), so packaging refuses to go on without it.
+ */
+export function missingNativeModules(isInstalled = (name) => Boolean(require.resolve(`${name}/package.json`))) {
+  return NATIVE_MODULES.filter((name) => {
+    try {
+      return !isInstalled(name);
+    } catch {
+      return true;
+    }
+  });
+}
 
-console.log('== build');
-await run(process.execPath, [packageBin('electron-vite'), 'build']);
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) await main();
 
-let failure;
-try {
-  console.log(`== native modules for Electron ${electronVersion}: ${NATIVE_MODULES.join(', ')}`);
-  const { rebuild } = await import('@electron/rebuild');
-  await rebuild({ buildPath: root, electronVersion, onlyModules: NATIVE_MODULES, force: true, mode: 'sequential' });
-
-  console.log('== electron-builder');
-  await run(process.execPath, [
-    packageBin('electron-builder'),
-    '--config',
-    'scripts/electron-builder.config.mjs',
-    ...builderArgs,
-  ]);
-} catch (err) {
-  failure = err;
-} finally {
-  console.log(`== native modules back for Node ${process.versions.node} (the tests run on Node)`);
-  try {
-    await run(npm, ['rebuild', ...NATIVE_MODULES], { shell: process.platform === 'win32' });
-  } catch (err) {
+async function main() {
+  const missing = missingNativeModules();
+  if (missing.length > 0) {
     console.error(
-      `Could not rebuild ${NATIVE_MODULES.join(', ')} for Node: run \`npm rebuild ${NATIVE_MODULES.join(' ')}\`.`,
+      `Cannot package: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed (npm leaves keytar out ` +
+        "where it cannot be built). Install libsecret's development files and build it, then package again: " +
+        'sudo apt install libsecret-1-dev && npm install && npm rebuild keytar',
     );
-    failure ??= err;
+    process.exit(1);
   }
+  const electronVersion = JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
+  const builderArgs = process.argv.slice(2);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+  console.log('== build');
+  await run(process.execPath, [packageBin('electron-vite'), 'build']);
+
+  let failure;
+  try {
+    console.log(`== native modules for Electron ${electronVersion}: ${NATIVE_MODULES.join(', ')}`);
+    const { rebuild } = await import('@electron/rebuild');
+    await rebuild({ buildPath: root, electronVersion, onlyModules: NATIVE_MODULES, force: true, mode: 'sequential' });
+
+    console.log('== electron-builder');
+    await run(process.execPath, [
+      packageBin('electron-builder'),
+      '--config',
+      'scripts/electron-builder.config.mjs',
+      ...builderArgs,
+    ]);
+  } catch (err) {
+    failure = err;
+  } finally {
+    console.log(`== native modules back for Node ${process.versions.node} (the tests run on Node)`);
+    try {
+      await run(npm, ['rebuild', ...NATIVE_MODULES], { shell: process.platform === 'win32' });
+    } catch (err) {
+      console.error(
+        `Could not rebuild ${NATIVE_MODULES.join(', ')} for Node: run \`npm rebuild ${NATIVE_MODULES.join(' ')}\`.`,
+      );
+      failure ??= err;
+    }
+  }
+  if (failure) {
+    console.error(String(failure?.message ?? failure));
+    process.exit(1);
+  }
+  console.log('== done: the installers are in release/');
 }
-if (failure) {
-  console.error(String(failure?.message ?? failure));
-  process.exit(1);
-}
-console.log('== done: the installers are in release/');

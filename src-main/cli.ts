@@ -1,4 +1,6 @@
 import { KeychainUnavailableError } from './adapters/keychain-secret-store';
+import { LogFile } from './adapters/log-file';
+import { defaultDataDir } from './core/data-dir';
 import { describeArgsError } from './cli/args';
 import { stuckKeychainCalls } from './cli/cli-support';
 import { CONFIG_USAGE, runConfigCommand } from './cli/config-commands';
@@ -133,6 +135,18 @@ function exit(code: number): never {
   process.exit(code);
 }
 
+/**
+ * An unexpected error, whole (its stack), in the data folder's log file; what to add to the one-line message: where
+ * the details are, or nothing when the log cannot be written. Only the command's name is logged, not its arguments.
+ */
+function logUnexpected(err: unknown): string {
+  const log = new LogFile(defaultDataDir(), { warn: () => undefined });
+  const command = process.argv[2] ?? '(none)';
+  log.write(`[cli] ${command} failed: ${(err as Error)?.stack ?? String(err)}`);
+  log.close();
+  return log.writable ? ` (the log has the details: ${log.path})` : '';
+}
+
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (err: unknown) => {
@@ -145,7 +159,8 @@ main(process.argv.slice(2)).then(
     // Messages only: a stack trace helps no cashier, and must never carry request data. parseArgs' own words
     // are rephrased: they can repeat what was typed, and that may be a secret.
     const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
-    process.stderr.write(`loket: ${message}\n`);
+    const unexpected = !keychain && !storage && !usage;
+    process.stderr.write(`loket: ${message}${unexpected ? logUnexpected(err) : ''}\n`);
     exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
   },
 );

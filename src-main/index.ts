@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { app, dialog, ipcMain, protocol, session, type BrowserWindow } from 'electron';
 import type { LiveEvent } from './common/api';
+import { LogFile } from './adapters/log-file';
 import { startAppHost, type AppHost } from './app-host';
 import { DatabaseProblem } from './db/open';
 import { systemPrinter } from './electron/printing';
@@ -21,6 +22,14 @@ import { isAppUrl, resolveRendererSource } from './electron/renderer-source';
 import { bringWindowToFront, claimSingleInstance } from './electron/single-instance';
 
 const log = (line: string) => console.log(`[shell] ${line}`);
+
+// LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
+const dataDir = process.env.LOKET_DATA_DIR || app.getPath('userData');
+// The log file in the data folder: what the shell and the core say on the console, and what would end the process
+// (docs/when-things-break.md). "The log has the details" names it.
+const logFile = new LogFile(dataDir);
+logFile.captureConsole(['log', 'warn', 'error']);
+logFile.captureCrashes();
 
 // Every renderer sandboxed, whatever a window's own options say. Must run before 'ready'.
 app.enableSandbox();
@@ -73,7 +82,10 @@ if (claimSingleInstance(() => bringWindowToFront(cashier))) {
       console.error('[startup] failed:', error);
       // A damaged, empty or unwritable order log (or any other reason Loket cannot start) is said in a box a
       // cashier sees, not only in a log: it names the file and what to do (docs/when-things-break.md).
-      dialog.showErrorBox('Loket cannot start', (error as Error)?.message ?? String(error));
+      dialog.showErrorBox(
+        'Loket cannot start',
+        `${(error as Error)?.message ?? String(error)}\n\nThe log has the details: ${logFile.path}`,
+      );
       app.exit(error instanceof DatabaseProblem ? 6 : 1);
     });
 
@@ -99,15 +111,14 @@ async function start(): Promise<void> {
   if (rendererSource.kind === 'files') protocol.handle(APP_SCHEME, appProtocolHandler(rendererSource.dir));
   applyStartAtLogin(parseStartAtLogin(process.env.LOKET_START_AT_LOGIN), { log });
   // The same core as the CLI and browser mode, on the order log in the app's data folder.
-  // LOKET_DATA_DIR as for the CLI; else userData, which is the CLI's default too (productName Loket).
   host = await startAppHost({
     version: appVersion(),
-    dataDir: process.env.LOKET_DATA_DIR || app.getPath('userData'),
+    dataDir,
     log,
     // Receipts and the end-of-day page on the printer chosen in settings (kind 'system').
     systemPrinter: systemPrinter(),
   });
-  registerIpcApi(host.app, isOwnUrl, senders);
+  registerIpcApi(host.app, isOwnUrl, senders, { logFile: logFile.path });
   registerSaveDownload(host);
   host.app.subscribe(deliver);
 

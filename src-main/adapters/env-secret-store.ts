@@ -1,4 +1,5 @@
 import type { SecretName, SecretStore } from '../core/ports';
+import { rememberSecret } from './log-redaction';
 
 const VARIABLES: Record<SecretName, string> = { appkey: 'LOKET_APP_KEY', 'signing-secret': 'LOKET_SIGNING_SECRET' };
 
@@ -10,6 +11,7 @@ export class EnvSecretStore implements SecretStore {
 
   async get(name: SecretName): Promise<string | undefined> {
     const value = this.env[VARIABLES[name]];
+    rememberSecret(value); // never to be written to the log file
     return value ? value : undefined;
   }
 

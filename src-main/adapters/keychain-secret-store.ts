@@ -1,13 +1,15 @@
 import { SecretStoreUnavailableError, type SecretName, type SecretStore } from '../core/ports';
+import { rememberSecret } from './log-redaction';
 
 /**
  * The OS keychain behind the SecretStore port, through keytar: the Secret Service on Linux (gnome-keyring,
  * KeePassXC, …), the Credential Manager on Windows, the login Keychain on macOS. One entry per secret: service
  * `Loket`, account `appkey` or `signing-secret`.
  *
- * keytar is loaded on first use, so a machine whose native module is missing or broken starts and says so in plain
- * words. Every keytar call runs under a deadline, because a Secret Service that waits for an unlock dialog, or
- * that is stuck, can keep a call waiting: libsecret itself gives up only after two D-Bus timeouts (50 s here).
+ * keytar is loaded on first use, so a machine whose native module is missing (it is an optional dependency, left
+ * out where it cannot be built) or broken starts and says so in plain words. Every keytar call runs under a
+ * deadline, because a Secret Service that waits for an unlock dialog, or that is stuck, can keep a call waiting:
+ * libsecret itself gives up only after two D-Bus timeouts (50 s here).
  *
  * What keytar does on Linux when the keyring cannot serve (seen with gnome-keyring 42 and libsecret 0.20):
  * - no D-Bus session: every call fails at once ("Cannot autolaunch D-Bus without X11 $DISPLAY");
@@ -140,9 +142,15 @@ export function keychainAdvice(
   const override = 'For CI and scripts, LOKET_APP_KEY (and LOKET_SIGNING_SECRET) in the environment can stand in.';
   if (reason === 'module_missing')
     return (
-      'Loket could not load its keychain module (keytar), so it cannot reach the OS keychain. Reinstall Loket; ' +
-      'when running from source, run `npm install` again' +
-      (platform === 'linux' ? ' (keytar needs libsecret: `sudo apt install libsecret-1-0`)' : '') +
+      'Loket could not load its keychain module (keytar), so it cannot reach the OS keychain: training mode works, ' +
+      'going live needs the keychain. Reinstall Loket; when running from source, ' +
+      (platform === 'linux'
+        ? // keytar is an optional dependency: where it could not be built, npm left it out, and `npm rebuild`
+          // alone finds nothing to build. `npm install` puts it back (as package-lock.json names it); `npm rebuild
+          // keytar` builds one that is there but broken (built before libsecret was installed, or for another Node).
+          'install libsecret (its development files) and build keytar again: ' +
+          '`sudo apt install libsecret-1-dev && npm install && npm rebuild keytar`'
+        : 'build keytar again: `npm install && npm rebuild keytar`') +
       `. ${override}`
     );
   if (platform === 'win32') {
@@ -222,8 +230,15 @@ export function secretStatus(value: string | undefined): { set: boolean; last4?:
   return chars.length >= 8 ? { set: true, last4: chars.slice(-4).join('') } : { set: true };
 }
 
+/**
+ * keytar is an optional dependency (package.json): a machine where it cannot be built (no libsecret) still installs
+ * and runs Loket in training mode. Its name is held in a variable so that type-checking does not need it installed
+ * either; the Electron build keeps it external (electron.vite.config.ts), so this stays a run-time import.
+ */
+const KEYTAR_MODULE: string = 'keytar';
+
 async function loadKeytar(): Promise<KeytarApi> {
-  const mod = (await import('keytar')) as KeytarApi & { default?: KeytarApi };
+  const mod = (await import(/* @vite-ignore */ KEYTAR_MODULE)) as KeytarApi & { default?: KeytarApi };
   // keytar is CommonJS: Node's ESM wrapper exposes all of it only as `default`.
   return mod.default ?? mod;
 }
@@ -257,11 +272,13 @@ export class KeychainSecretStore implements SecretStore {
 
   async get(name: SecretName): Promise<string | undefined> {
     const value = await this.call((k) => k.getPassword(this.service, name));
+    rememberSecret(value); // never to be written to the log file
     return value ? value : undefined;
   }
 
   async set(name: SecretName, value: string): Promise<void> {
     if (!value) throw new Error(`an empty ${name} cannot be stored; delete it instead`);
+    rememberSecret(value);
     await this.call((k) => k.setPassword(this.service, name, value), value);
   }
 

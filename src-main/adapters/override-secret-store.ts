@@ -1,4 +1,5 @@
 import type { SecretName, SecretStore } from '../core/ports';
+import { rememberSecret } from './log-redaction';
 
 /** The environment variable that overrides each secret. */
 export const SECRET_OVERRIDES: Readonly<Record<SecretName, string>> = {
@@ -49,6 +50,7 @@ export class OverrideSecretStore implements SecretStore {
 
   async get(name: SecretName): Promise<string | undefined> {
     const fromEnv = this.env[SECRET_OVERRIDES[name]];
+    rememberSecret(fromEnv); // never to be written to the log file
     return fromEnv ? fromEnv : this.keychain.get(name);
   }
 

@@ -353,11 +353,20 @@ export class ApiError extends Error {
   }
 }
 
-/** What every call answers, over IPC and over HTTP alike: a result, or an error code with words for people. */
-export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: { code: ApiErrorCode; message: string } };
+/**
+ * What every call answers, over IPC and over HTTP alike: a result, or an error code with words for people. An
+ * `internal` error names the log file that has its details (`logFile`), where the host keeps one.
+ */
+export type ApiEnvelope<T> =
+  { ok: true; result: T } | { ok: false; error: { code: ApiErrorCode; message: string; logFile?: string } };
 
 /** What a caller may be told about an unexpected failure: nothing of its insides. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error in Loket; the log has the details.';
+
+/** The same, naming the log file (the data folder's loket.log) when the host keeps one. */
+export function internalErrorMessage(logFile?: string): string {
+  return logFile ? `Internal error in Loket; the log has the details: ${logFile}` : INTERNAL_ERROR_MESSAGE;
+}
 
 /**
  * The one mapping from what a handler threw to what the caller sees. Broken order rules carry their own
@@ -385,13 +394,15 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
 
 /**
  * Runs one call through the gate and the handler and wraps the outcome in the envelope; both transports
- * use it, so they answer alike. `onInternal` sees the original of an unexpected error, for the log only.
+ * use it, so they answer alike. `onInternal` sees the original of an unexpected error, for the log only;
+ * `logFile` is where that log is kept, named to the caller.
  */
 export async function dispatchApiCall(
   handlers: ApiHandlers,
   method: unknown,
   args: unknown,
   onInternal: (method: string, err: unknown) => void,
+  options: { logFile?: string } = {},
 ): Promise<ApiEnvelope<unknown>> {
   try {
     const parsed = parseApiCall(method, args);
@@ -400,9 +411,17 @@ export async function dispatchApiCall(
     return { ok: true, result: result ?? null };
   } catch (err) {
     const error = toApiError(err);
-    if (error.code === 'internal' && !(err instanceof ApiError)) onInternal(String(method), err);
+    if (error.code === 'internal' && !(err instanceof ApiError)) {
+      onInternal(String(method), err);
+      return { ok: false, error: internalError(options.logFile) };
+    }
     return { ok: false, error: { code: error.code, message: error.message } };
   }
+}
+
+/** The envelope's error for an unexpected failure, naming the log file where the host keeps one. */
+export function internalError(logFile?: string): { code: 'internal'; message: string; logFile?: string } {
+  return { code: 'internal', message: internalErrorMessage(logFile), ...(logFile ? { logFile } : {}) };
 }
 
 /**

@@ -51,11 +51,16 @@ export type CallEvent = Pick<IpcMainInvokeEvent, 'senderFrame'> & { readonly sen
  * Every call is answered with the envelope, never thrown: Electron keeps only the message of an error thrown across
  * IPC, and a screen must not have to parse words to learn what went wrong.
  */
-export function registerIpcApi(handlers: ApiHandlers, isAppUrl: (url: string) => boolean, senders: IpcSenders): void {
+export function registerIpcApi(
+  handlers: ApiHandlers,
+  isAppUrl: (url: string) => boolean,
+  senders: IpcSenders,
+  options: { logFile?: string } = {},
+): void {
   const roleOf = (event: CallEvent) => senders.roleOf(event.sender);
   for (const method of apiMethodNames) {
     ipcMain.handle(ipcChannel(method), (event, ...args: unknown[]) =>
-      call(method, handlers, isAppUrl, event, args, roleOf),
+      call(method, handlers, isAppUrl, event, args, roleOf, options),
     );
   }
 }
@@ -71,13 +76,15 @@ export async function call(
   event: CallEvent,
   args: unknown[],
   roleOf: (event: CallEvent) => SenderRole | undefined,
+  /** Where the console's lines are kept (the data folder's loket.log): an unexpected error names it. */
+  options: { logFile?: string } = {},
 ): Promise<ApiEnvelope<unknown>> {
   const why = refusal(method, isAppUrl, event, roleOf);
   if (why !== undefined) {
     // Deliberately vague: the caller is not ours (or not allowed this), so it learns nothing about why.
     return { ok: false, error: { code: 'forbidden', message: 'Forbidden' } } satisfies ApiEnvelope<unknown>;
   }
-  return dispatchApiCall(handlers, method, args, (name, err) => console.error(`[ipc] ${name} failed:`, err));
+  return dispatchApiCall(handlers, method, args, (name, err) => console.error(`[ipc] ${name} failed:`, err), options);
 }
 
 /**

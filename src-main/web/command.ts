@@ -3,8 +3,12 @@ import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { LogFile } from '../adapters/log-file';
+import { rememberSecret } from '../adapters/log-redaction';
 import { startAppHost } from '../app-host';
+import { defaultDataDir } from '../core/data-dir';
 import { UsageError } from '../sandbox/command';
+import { newAccessToken } from './security';
 import { startWebHost } from './web-host';
 
 export const SERVE_USAGE = `Usage: npm run serve [-- options]     (or: npm run cli -- serve [options] after npm run build)
@@ -81,7 +85,21 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       `the screens are not built yet (${RENDERER_DIR} is missing): run npm run serve, which builds them first`,
     );
   }
-  const log = values.quiet ? () => undefined : (line: string) => console.error(`[loket] ${line}`);
+  // The log file in the data folder gets what the console gets (and, with --quiet, what it would have got):
+  // what the core reports with console.error, and what would end the process. docs/when-things-break.md.
+  const logFile = new LogFile(defaultDataDir());
+  logFile.captureConsole(['warn', 'error']);
+  logFile.captureCrashes();
+  const logger = (prefix: string) =>
+    values.quiet
+      ? (line: string) => logFile.write(`[${prefix}] ${line}`)
+      : (line: string) => console.error(`[${prefix}] ${line}`);
+  const log = logger('loket');
+  // The cashier's token and the display's key are printed, never logged.
+  const token = newAccessToken();
+  const displayKey = newAccessToken();
+  rememberSecret(token);
+  rememberSecret(displayKey);
   const version = (
     JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   ).version;
@@ -98,12 +116,21 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     version,
     ...(lang ? { lang } : {}),
     log,
-    sandboxLog: values.quiet ? () => undefined : (l) => console.error(`[sandbox] ${l}`),
+    sandboxLog: logger('sandbox'),
     ...(printer ? { printer } : {}),
   });
   let web;
   try {
-    web = await startWebHost({ app: appHost.app, staticDir: RENDERER_DIR, host, port, log });
+    web = await startWebHost({
+      app: appHost.app,
+      staticDir: RENDERER_DIR,
+      host,
+      port,
+      token,
+      displayKey,
+      log,
+      logFile: logFile.path,
+    });
   } catch (err) {
     await appHost.close();
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
@@ -115,6 +142,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   console.log(`gateway: ${appHost.loket.gatewayDescription}`);
   console.log(`cashier: ${web.cashierUrl}`);
   console.log(`display: ${web.displayUrl}`);
+  console.log(`log:     ${logFile.path}`);
   if (lanHost && !isLoopback(host)) {
     const onLan = new URL(web.displayUrl);
     onLan.hostname = lanHost;
@@ -132,5 +160,6 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   console.log('stopping');
   await web.close();
   await appHost.close();
+  logFile.close();
   return 0;
 }

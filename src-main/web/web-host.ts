@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Download } from '../app-host';
 import {
   dispatchApiCall,
-  INTERNAL_ERROR_MESSAGE,
+  internalError,
   type ApiEnvelope,
   type ApiErrorCode,
   type ApiHandlers,
@@ -42,6 +42,8 @@ export interface WebHostOptions {
   token?: string;
   displayKey?: string;
   log?: (line: string) => void;
+  /** Where `log` is kept (the data folder's loket.log): an unexpected error names it to the caller. */
+  logFile?: string;
 }
 
 export interface WebHost {
@@ -86,7 +88,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       log(`web: internal error: ${(err as Error)?.stack ?? String(err)}`);
-      fail(res, 500, 'internal', INTERNAL_ERROR_MESSAGE);
+      json(res, 500, { ok: false, error: internalError(options.logFile) } satisfies ApiEnvelope<never>);
     });
   });
   server.on('clientError', (_err, socket) => {
@@ -194,8 +196,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const parsed = read.bytes.length === 0 ? ({ ok: true, value: {} } as const) : parseStrictJsonBytes(read.bytes);
     if (!parsed.ok) return fail(res, 400, 'invalid_arguments', `The request body ${parsed.message}.`);
     const args = (parsed.value as { args?: unknown } | null)?.args ?? [];
-    const envelope = await dispatchApiCall(app, name, args, (method, err) =>
-      log(`web: ${method} failed: ${(err as Error)?.stack ?? String(err)}`),
+    const envelope = await dispatchApiCall(
+      app,
+      name,
+      args,
+      (method, err) => log(`web: ${method} failed: ${(err as Error)?.stack ?? String(err)}`),
+      options.logFile ? { logFile: options.logFile } : {},
     );
     return json(res, envelope.ok ? 200 : ERROR_STATUS[envelope.error.code], envelope);
   }

@@ -20,6 +20,9 @@ const asCashier = () => 'cashier' as const;
 import { startAppHost, type AppHost } from '../../src-main/app-host';
 import { startWebHost, type WebHost } from '../../src-main/web/web-host';
 import { CallError, toCallError, unwrap } from '../../src-renderer/src/api/errors';
+import { describeError } from '../../src-renderer/src/state/describe-error';
+import { en } from '../../src-renderer/src/i18n/en';
+import { id } from '../../src-renderer/src/i18n/id';
 import { tempDir } from './helpers/loket';
 
 describe('toApiError: one mapping from what core throws to what a caller sees', () => {
@@ -84,8 +87,9 @@ describe('the same failure reads the same over IPC and over HTTP', () => {
   const appFrame = { senderFrame: { url: appUrl, parent: null } } as never;
   const isAppUrl = (url: string) => url === appUrl;
 
+  const staticDir = join(dir.path, 'renderer');
+
   beforeAll(async () => {
-    const staticDir = join(dir.path, 'renderer');
     mkdirSync(staticDir);
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Loket</title>');
     host = await startAppHost({ version: 't', dataDir: join(dir.path, 'data'), env: {} });
@@ -128,6 +132,49 @@ describe('the same failure reads the same over IPC and over HTTP', () => {
       expect(ipc, `${method} over IPC`).toEqual(http.body);
     }
     expect((await host.app.getOrder(charged.order.id))!.state).toBe('paid');
+  });
+
+  it('an unexpected error names the log file that has its details, over HTTP and IPC alike, and on the screen', async () => {
+    const logFile = join(dir.path, 'data', 'loket.log');
+    const failing = Object.create(host.app, {
+      appInfo: {
+        value: () => {
+          throw new Error('SqliteError: disk I/O error');
+        },
+      },
+    }) as typeof host.app;
+    const logged: string[] = [];
+    const web2 = await startWebHost({ app: failing, staticDir, port: 0, logFile, log: (line) => logged.push(line) });
+    try {
+      const token2 = new URLSearchParams(web2.cashierUrl.split('?')[1]).get('token')!;
+      const res = await fetch(`${web2.url}/api/call/appInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token2}` },
+        body: JSON.stringify({ args: [] }),
+      });
+      const body = (await res.json()) as ApiEnvelope<unknown>;
+      expect(res.status).toBe(500);
+      expect(body).toEqual({
+        ok: false,
+        error: { code: 'internal', message: `Internal error in Loket; the log has the details: ${logFile}`, logFile },
+      });
+      // The details went to the log, not to the caller.
+      expect(logged.join('\n')).toContain('web: appInfo failed: Error: SqliteError: disk I/O error');
+      expect(JSON.stringify(body)).not.toMatch(/sqlite/i);
+      const ipc = await ipcCall('appInfo', failing, isAppUrl, appFrame, [], asCashier, { logFile });
+      expect(ipc).toEqual(body);
+      // The screen: its own words, in its language, and where the log is.
+      let thrown: unknown;
+      try {
+        unwrap(body as ApiEnvelope<never>, 500);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(describeError(thrown as CallError, id)).toEqual({ text: id.errors.internal, detail: logFile });
+      expect(describeError(thrown as CallError, en)).toEqual({ text: en.errors.internal, detail: logFile });
+    } finally {
+      await web2.close();
+    }
   });
 
   it('IPC refuses a foreign page and a sub-frame, with an envelope that says nothing more', async () => {

@@ -93,6 +93,20 @@ describe('the electron-builder configuration', () => {
     expect(script).toContain("import('@electron/rebuild')");
     expect(script).toContain("['rebuild', ...NATIVE_MODULES]");
   });
+
+  it('packaging refuses to go on without keytar (optional for running from source, never for an installer)', async () => {
+    const { missingNativeModules } = await load<{
+      missingNativeModules(isInstalled?: (name: string) => boolean): string[];
+    }>('scripts/package.mjs');
+    // Imported, the script only defines: it packages when run (`npm run package`), not here.
+    expect(missingNativeModules()).toEqual([]);
+    expect(missingNativeModules((name) => name !== 'keytar')).toEqual(['keytar']);
+    expect(
+      missingNativeModules(() => {
+        throw new Error('Cannot find module');
+      }),
+    ).toEqual(['better-sqlite3', 'keytar']);
+  });
 });
 
 describe('the fuses', () => {

@@ -12,7 +12,7 @@ import type { ApiEnvelope, ChargeResult, LiveEvent } from '../../src-main/common
 import { apiMethodNames } from '../../src-main/common/api';
 import { dayIn } from '../../src-main/common/gateway-time';
 import type { DownloadTicket, SaveResult } from '../../src-main/common/reports';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const fake = electron as unknown as FakeElectron;
@@ -92,6 +92,14 @@ describe('the desktop shell', () => {
     expect(await fake.ipcMain.invoke('loket:appInfo', { contents: cashier.webContents, subFrame: true })).toEqual(
       FORBIDDEN,
     );
+  });
+
+  it('writes the log file in the data folder: what the shell and the core say on the console', async () => {
+    // A sub-frame's call is refused and said so on the console ([ipc] refused …): it must be in the log too.
+    await fake.ipcMain.invoke('loket:appInfo', { contents: cashier.webContents, subFrame: true });
+    const log = join(dir.path, 'loket.log');
+    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('[ipc] refused appInfo'), 'the log');
+    expect(readFileSync(log, 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \[/);
   });
 
   it('the manager’s export is saved where the save dialog says, from the cashier’s window only', async () => {

@@ -11,6 +11,8 @@ export class CallError extends Error {
     readonly code: ApiErrorCode | 'network',
     message: string,
     readonly status?: number,
+    /** An `internal` error: the log file that has its details (the data folder's loket.log). */
+    readonly logFile?: string,
   ) {
     super(message);
     this.name = 'CallError';
@@ -20,7 +22,7 @@ export class CallError extends Error {
 /** The result of an envelope, or its error thrown as a CallError: the same for IPC and HTTP. */
 export function unwrap<T>(envelope: ApiEnvelope<T>, status?: number): T {
   if (envelope.ok) return envelope.result;
-  throw new CallError(envelope.error.code, envelope.error.message, status);
+  throw new CallError(envelope.error.code, envelope.error.message, status, envelope.error.logFile);
 }
 
 /** Anything a call threw, as a CallError; what is not one already is a fault of ours, shown without detail. */

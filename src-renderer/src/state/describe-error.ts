@@ -28,7 +28,8 @@ export function describeError(error: CallError, t: Messages): Shown {
     case 'invalid_arguments':
       return { text: t.errors.invalid, detail: error.message };
     case 'internal':
-      return { text: t.errors.internal };
+      // Where "the log has the details": the log file's path, the same in every language.
+      return error.logFile ? { text: t.errors.internal, detail: error.logFile } : { text: t.errors.internal };
     default:
       return { text: t.errors.other, detail: error.message };
   }
