@@ -123,14 +123,29 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Ends with `code`; first says so when a keychain call that never answered will hold the exit up. */
-function exit(code: number): never {
+/**
+ * Ends with `code` once all the output has left: a pipe takes only what its reader has room for (64 KiB on Linux),
+ * Node keeps the rest in memory, and process.exit would drop it — `orders list --json | wc -c` got 64 KiB of a 1 MB
+ * answer. First says so when a keychain call that never answered will hold the exit up.
+ */
+async function exit(code: number): Promise<never> {
   if (stuckKeychainCalls() > 0)
     process.stderr.write(
       'loket: waiting for the keychain to let go of a request it never answered (up to about 50 s in all); ' +
         `nothing more will be done, the exit code will be ${code}. Ctrl-C ends it now.\n`,
     );
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
+}
+
+/** Resolves once what was written to `stream` before is written out (or the reader went away: `| head`). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    // Writes complete in order: the callback of this empty one runs after every earlier one has.
+    stream.once('error', () => resolve());
+    stream.write('', () => resolve());
+  });
 }
 
 main(process.argv.slice(2)).then(
@@ -146,6 +161,6 @@ main(process.argv.slice(2)).then(
     // are rephrased: they can repeat what was typed, and that may be a secret.
     const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
     process.stderr.write(`loket: ${message}\n`);
-    exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
+    return exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
   },
 );
