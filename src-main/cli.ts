@@ -7,6 +7,7 @@ import { ORDER_USAGE, runOrderCommand, runOrdersCommand, runReconcileCommand } f
 import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './cli/staff-commands';
 import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
+import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
@@ -157,10 +158,22 @@ main(process.argv.slice(2)).then(
     const keychain = err instanceof LiveUnavailableError || err instanceof KeychainUnavailableError;
     // The order log cannot be used (damaged, empty, missing over backups, unwritable): exit 6, nothing sent.
     const storage = err instanceof DatabaseProblem;
+    // Another process holds the data folder (the app, serve, another command that changes the books): exit 7.
+    const busy = err instanceof FolderBusyError;
     // Messages only: a stack trace helps no cashier, and must never carry request data. parseArgs' own words
     // are rephrased: they can repeat what was typed, and that may be a secret.
     const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
     process.stderr.write(`loket: ${message}\n`);
-    return exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
+    return exit(
+      keychain
+        ? EXIT.KEYCHAIN
+        : storage
+          ? EXIT.STORAGE
+          : busy
+            ? EXIT.FOLDER_IN_USE
+            : usage
+              ? EXIT.INVALID_INPUT
+              : EXIT.UNEXPECTED,
+    );
   },
 );

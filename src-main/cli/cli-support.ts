@@ -25,8 +25,17 @@ export interface StoreOptions {
 /** The keychains this process opened: one whose calls are stuck keeps the process from ending (below). */
 const keychains = new Set<KeychainSecretStore>();
 
-export async function withStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+/**
+ * The store's books for one command. `write` (the default) takes the data folder's lock: refused (FolderBusyError,
+ * exit 7) while the app, `serve` or another command holds it. `read` opens them read-only, beside a running Loket.
+ */
+export async function withStore<T>(
+  options: StoreOptions,
+  fn: (store: StoreBooks) => Promise<T>,
+  access: 'read' | 'write' = 'write',
+): Promise<T> {
   const store = openStoreBooks({
+    readOnly: access === 'read',
     ...(options.env ? { env: options.env } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),

@@ -23,7 +23,7 @@ import {
   type FieldChange,
   type SettingsSection,
 } from '../core/settings/settings-changes';
-import { openDatabase } from '../db/open';
+import { openDatabase, openDatabaseReadOnly } from '../db/open';
 import { liveCredentialsProblem, type StoreBooks } from '../runtime';
 import { cliUser, defaultIo, printIssues, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
@@ -190,7 +190,7 @@ function openOrderCount(store: StoreBooks, mode: LoketMode): number {
   if (mode === 'live') return new OrderLog(store.db).countOpen();
   const path = join(store.dataDir, 'training', 'loket.db');
   if (!existsSync(path)) return 0;
-  const db = openDatabase(path);
+  const db = store.writable ? openDatabase(path) : openDatabaseReadOnly(path);
   try {
     return new OrderLog(db).countOpen();
   } finally {
@@ -382,7 +382,7 @@ async function show(argv: string[], options: StoreOptions, env: NodeJS.ProcessEn
     }
     io.out(lines.join('\n') + '\n');
     return EXIT.OK;
-  });
+  }, 'read');
 }
 
 // ---------------------------------------------------------------- changes, saved and audited
@@ -852,7 +852,7 @@ async function methods(argv: string[], options: StoreOptions, env: NodeJS.Proces
               `(${formatRupiah(m.minAmount)} – ${formatRupiah(m.maxAmount)})\n`,
           );
         return EXIT.OK;
-      });
+      }, 'read');
     case 'enable':
     case 'disable': {
       const id = arg('the payment method id');

@@ -111,5 +111,5 @@ export async function runExportCommand(
       }
       throw err;
     }
-  });
+  }, 'read');
 }

@@ -7,6 +7,8 @@ import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { EXIT, exitCodeFor, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
+import { withBooks } from './books';
+import { OrderLog } from '../core/orders/order-log';
 
 export const ORDER_USAGE = `Orders (the gateway: LOKET_GATEWAY_URL + LOKET_APP_ID + LOKET_APP_KEY, else settings, else the embedded sandbox;
 the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
@@ -154,26 +156,31 @@ async function show(argv: string[], options: OpenOptions, io: Io): Promise<numbe
   });
   const id = positionals[0];
   if (!id) throw new UsageError('order show: the order id is required');
-  return withLoket(options, io, async (loket) => {
-    const order = loket.log.get(id);
-    if (!order) {
-      io.err(`no order ${id}\n`);
-      return EXIT.INVALID_INPUT;
-    }
-    const events = loket.log.events(id);
-    if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
-    else {
-      io.out(orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n  events:\n');
-      for (const e of events) {
-        const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
-        io.out(
-          `    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  ` +
-            `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
-        );
+  return withBooks(
+    options,
+    async (books) => {
+      const log = new OrderLog(books.db, books.clock);
+      const order = log.get(id);
+      if (!order) {
+        io.err(`no order ${id}\n`);
+        return EXIT.INVALID_INPUT;
       }
-    }
-    return EXIT.OK;
-  });
+      const events = log.events(id);
+      if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
+      else {
+        io.out(orderSummaryLines(order, books.methods, books.settings.timeZone).join('\n') + '\n  events:\n');
+        for (const e of events) {
+          const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
+          io.out(
+            `    ${formatGatewayDate(new Date(e.at), books.settings.timeZone)}  ${change}  ` +
+              `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
+          );
+        }
+      }
+      return EXIT.OK;
+    },
+    'read',
+  );
 }
 
 async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptions, io: Io): Promise<number> {
@@ -223,24 +230,33 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
   if (values.state !== undefined && !ORDER_STATES.includes(values.state as OrderState)) {
     throw new UsageError(`--state: must be one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(values.state)})`);
   }
-  return withLoket(options, io, async (loket) => {
-    const tz = loket.settings.timeZone;
-    const day = values.date ?? dayIn(new Date(), tz);
-    const range = dayRange(day, tz);
-    if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
-    const orders = loket.log.list({ ...range, ...(values.state ? { state: values.state as OrderState } : {}) });
-    if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
-    else {
-      io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
-      for (const o of orders) {
-        io.out(
-          `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ` +
-            `${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
-        );
+  // Read-only, beside a running Loket: a `creating` order here may be in flight in the process that holds the
+  // folder, so listing never turns it `unknown` (only that process's start-up does, for its own).
+  return withBooks(
+    options,
+    async (books) => {
+      const tz = books.settings.timeZone;
+      const day = values.date ?? dayIn(books.clock.now(), tz);
+      const range = dayRange(day, tz);
+      if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+      const orders = new OrderLog(books.db, books.clock).list({
+        ...range,
+        ...(values.state ? { state: values.state as OrderState } : {}),
+      });
+      if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
+      else {
+        io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
+        for (const o of orders) {
+          io.out(
+            `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ` +
+              `${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
+          );
+        }
       }
-    }
-    return EXIT.OK;
-  });
+      return EXIT.OK;
+    },
+    'read',
+  );
 }
 
 export async function runReconcileCommand(

@@ -124,7 +124,7 @@ export async function runReportCommand(
     if (values.html !== undefined) io.err(`the A4 page is in ${values.html}\n`);
     if (values.escpos !== undefined) io.err(`the receipt printer's bytes are in ${values.escpos}\n`);
     return EXIT.OK;
-  });
+  }, 'read');
 }
 
 function time(iso: string, timeZone: string): string {
@@ -255,7 +255,7 @@ export async function runCloseDayCommand(
     if (backup?.copyError) io.err(`${backup.copyError}\n`);
     if (backupError) io.err(`the day is closed, but the backup after it failed: ${backupError}\n`);
     return backupError || backup?.copyError ? EXIT.STORAGE : EXIT.OK;
-  });
+  }, 'write');
 }
 
 // ---------------------------------------------------------------- attention
@@ -277,7 +277,7 @@ export async function runAttentionCommand(
     if (values.json) io.out(JSON.stringify(items, null, 2) + '\n');
     else io.out(attentionLines(items, books.settings.timeZone).join('\n') + '\n');
     return EXIT.OK;
-  });
+  }, 'read');
 }
 
 async function resolve(argv: string[], options: ReportCommandOptions, io: Io): Promise<number> {

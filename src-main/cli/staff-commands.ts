@@ -92,7 +92,7 @@ async function list(argv: string[], options: StoreOptions, io: Io): Promise<numb
     for (const s of staff)
       io.out(`  #${String(s.id).padEnd(4)} ${s.name.padEnd(30)} ${s.role}${s.active ? '' : '  (removed)'}\n`);
     return EXIT.OK;
-  });
+  }, 'read');
 }
 
 async function add(argv: string[], options: StoreOptions, io: Io): Promise<number> {
@@ -199,5 +199,5 @@ export async function runAuditCommand(argv: string[], options: StoreOptions = {}
       );
     if (events.length === 0) io.out('the audit log is empty\n');
     return EXIT.OK;
-  });
+  }, 'read');
 }
