@@ -16,7 +16,8 @@ import { SettingsStore } from './core/settings/settings-store';
 import { AccessControl } from './core/staff/access';
 import { DatabaseProblem, makePrivateDir, openDatabase, openDatabaseReadOnly, type Database } from './db/open';
 import { describeThisProcess, lockDataFolder, type FolderLock } from './db/folder-lock';
-import { Backups } from './core/backup/backups';
+import { BACKUP_FOLDER, Backups } from './core/backup/backups';
+import { logFileCheck } from './core/payments/log-file';
 import { DEFAULT_MIN_FREE_BYTES, diskSpaceCheck } from './core/payments/disk-space';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
 import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
@@ -297,6 +298,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
           ? minFreeMb * 1024 * 1024
           : DEFAULT_MIN_FREE_BYTES,
       ),
+      // A deleted or replaced log: refused, and in live mode what it held is saved among the backups.
+      logCheck: logFileCheck(orderDb, { clock, ...(training ? {} : { rescueDir: join(dataDir, BACKUP_FOLDER) }) }),
       gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
       fallbackTtlSeconds: settings.fallbackTtlSeconds,
     });
