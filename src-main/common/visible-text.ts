@@ -5,9 +5,12 @@
  * has no use for them, so entry refuses them (order-request.ts) and the export shows any already stored as a visible
  * marker (core/export). A zero-width joiner inside an emoji (👩‍🍳) is how the emoji is written, and stays.
  */
-const HIDDEN =
-  /[\u061c\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|(?<![\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f])\u200d|\u200d(?!\p{Extended_Pictographic})/u;
-const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
+const HIDDEN_SOURCE =
+  '[\\u061c\\u180e\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]' +
+  // A joiner is part of an emoji when an emoji (or its skin tone or presentation selector) is on both sides.
+  '|(?<!\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\ufe0f)\\u200d|\\u200d(?!\\p{Extended_Pictographic})';
+const HIDDEN = new RegExp(HIDDEN_SOURCE, 'u');
+const HIDDEN_ALL = new RegExp(HIDDEN_SOURCE, 'gu');
 
 function codePoint(char: string): string {
   return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
