@@ -4,7 +4,7 @@ import { formatBytes } from '../core/payments/disk-space';
 import { makePrivateDir, openDatabase } from '../db/open';
 import { lockDataFolder } from '../db/folder-lock';
 import { systemClock } from '../core/ports';
-import { defaultIo, withStore, type Io, type StoreOptions } from './cli-support';
+import { defaultIo, readStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { defaultDataDir } from '../core/data-dir';
 
@@ -38,7 +38,7 @@ export async function runBackupCommand(
         io.out(`${b.at}  ${formatBytes(b.bytes).padStart(8)}  ${b.reason.padEnd(10)} ${b.path}\n`);
     return EXIT.OK;
   }
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const result = await new Backups(store.dataDir).create(store.db, 'manual', store.settings.load().backup.copyTo);
     if (values.json) io.out(JSON.stringify(result, null, 2) + '\n');
     else {
@@ -48,7 +48,7 @@ export async function runBackupCommand(
       if (result.removed.length > 0) io.out(`rotated away: ${result.removed.length} older backup(s)\n`);
     }
     return result.copyError ? EXIT.STORAGE : EXIT.OK;
-  }, 'read');
+  });
 }
 
 export async function runRestoreCommand(
@@ -87,4 +87,3 @@ export async function runRestoreCommand(
     lock.release();
   }
 }
-

@@ -10,8 +10,12 @@ import { StaffStore } from '../core/staff/staff-store';
 import { openDatabase, openDatabaseReadOnly, type Database } from '../db/open';
 import { openStoreBooks, type OpenOptions, type StoreBooks } from '../runtime';
 
-/** Where the commands read and write; tests pass their own data folder, environment and clock. */
-export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets'>;
+/**
+ * Where the commands read and write; tests pass their own data folder, environment and clock. `store`: the store's
+ * books already open in this process, which then holds the data folder (a host running a command in-process); the
+ * command uses them and leaves them open.
+ */
+export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets' | 'store'>;
 
 export interface Books {
   store: StoreBooks;
@@ -28,26 +32,36 @@ export interface Books {
  * The books a report is of, without the gateway: the store's (loket.db) when Loket would run live — a gateway in
  * the environment (LOKET_GATEWAY_URL), or live mode with a configured gateway in settings — else the training log
  * (training/loket.db). Reading them needs no keychain: a report works while the keychain is locked.
+ *
+ * withBooks is for a command that changes them (close-day): it takes the data folder's lock, and is refused
+ * (FolderBusyError, exit 7) while the app, serve or another command holds it. readBooks opens them read-only, beside
+ * a running Loket (report, export, the attention list, orders list, order show): docs/cli.md, "Who writes the data
+ * folder".
  */
-export async function withBooks<T>(
+export function withBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+  return openBooks(options, fn, false);
+}
+
+export function readBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+  return openBooks(options, fn, true);
+}
+
+async function openBooks<T>(
   options: ReportCommandOptions,
   fn: (books: Books) => Promise<T>,
-  /**
-   * `read` (report, export, the attention list, orders list, order show): opened read-only, beside a running Loket;
-   * `write` (close-day): the data folder's lock is taken, or the command is refused while another process holds it.
-   */
-  access: 'read' | 'write',
+  readOnly: boolean,
 ): Promise<T> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const readOnly = access === 'read';
-  const store = openStoreBooks({
-    env,
-    clock,
-    readOnly,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.secrets ? { secrets: options.secrets } : {}),
-  });
+  const store =
+    options.store ??
+    openStoreBooks({
+      env,
+      clock,
+      readOnly,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
   let training: Database | undefined;
   try {
     const settings = store.settings.load();
@@ -65,6 +79,6 @@ export async function withBooks<T>(
     });
   } finally {
     training?.close();
-    store.close();
+    if (store !== options.store) store.close();
   }
 }

@@ -26,16 +26,25 @@ export interface StoreOptions {
 const keychains = new Set<KeychainSecretStore>();
 
 /**
- * The store's books for one command. `write` (the default) takes the data folder's lock: refused (FolderBusyError,
- * exit 7) while the app, `serve` or another command holds it. `read` opens them read-only, beside a running Loket.
+ * The store's books for one command that changes them: the data folder's lock is taken, so it is refused
+ * (FolderBusyError, exit 7) while the app, serve or another command holds it. readStore opens them read-only,
+ * beside a running Loket (docs/cli.md, "Who writes the data folder").
  */
-export async function withStore<T>(
+export function withStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+  return openStore(options, fn, false);
+}
+
+export function readStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+  return openStore(options, fn, true);
+}
+
+async function openStore<T>(
   options: StoreOptions,
   fn: (store: StoreBooks) => Promise<T>,
-  access: 'read' | 'write' = 'write',
+  readOnly: boolean,
 ): Promise<T> {
   const store = openStoreBooks({
-    readOnly: access === 'read',
+    readOnly,
     ...(options.env ? { env: options.env } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),

@@ -25,7 +25,7 @@ import {
 } from '../core/settings/settings-changes';
 import { openDatabase, openDatabaseReadOnly } from '../db/open';
 import { liveCredentialsProblem, type StoreBooks } from '../runtime';
-import { cliUser, defaultIo, printIssues, withStore, type Io, type StoreOptions } from './cli-support';
+import { cliUser, defaultIo, printIssues, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { ask, onTerminal, readSecret, secretsFromStdin } from './secret-input';
 
@@ -246,7 +246,7 @@ function bundledMethods(env: NodeJS.ProcessEnv): PaymentMethod[] {
 
 async function show(argv: string[], options: StoreOptions, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } });
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const settings = store.settings.load();
     const keychain = await keychainStatus(store);
     const secrets = {} as Record<SecretName, SecretReport>;
@@ -382,7 +382,7 @@ async function show(argv: string[], options: StoreOptions, env: NodeJS.ProcessEn
     }
     io.out(lines.join('\n') + '\n');
     return EXIT.OK;
-  }, 'read');
+  });
 }
 
 // ---------------------------------------------------------------- changes, saved and audited
@@ -833,7 +833,7 @@ async function methods(argv: string[], options: StoreOptions, env: NodeJS.Proces
   switch (sub) {
     case 'list':
       if (positionals.length) throw new UsageError('config methods list: no arguments');
-      return withStore(options, async (store) => {
+      return readStore(options, async (store) => {
         const settings = store.settings.load();
         const list = settings.paymentMethods ?? bundled;
         if (values.json) {
@@ -852,7 +852,7 @@ async function methods(argv: string[], options: StoreOptions, env: NodeJS.Proces
               `(${formatRupiah(m.minAmount)} – ${formatRupiah(m.maxAmount)})\n`,
           );
         return EXIT.OK;
-      }, 'read');
+      });
     case 'enable':
     case 'disable': {
       const id = arg('the payment method id');

@@ -7,7 +7,7 @@ import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { EXIT, exitCodeFor, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
-import { withBooks } from './books';
+import { readBooks } from './books';
 import { OrderLog } from '../core/orders/order-log';
 
 export const ORDER_USAGE = `Orders (the gateway: LOKET_GATEWAY_URL + LOKET_APP_ID + LOKET_APP_KEY, else settings, else the embedded sandbox;
@@ -24,7 +24,9 @@ the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input, 3 rejected by the gateway,
 4 not sent or outcome unknown (safe to reconcile; never charge again),
 5 live mode is set but the OS keychain cannot be used (nothing sent),
-6 the order log cannot be used: the disk is full, the file damaged, empty or missing (nothing sent).
+6 the order log cannot be used: the disk is full, the file damaged, empty or missing (nothing sent),
+7 another Loket process (the app, serve) holds the data folder: order create/pay/cancel and reconcile are
+  refused while it runs; order show and orders list only read, and work beside it.
 `;
 
 interface Io {
@@ -156,31 +158,27 @@ async function show(argv: string[], options: OpenOptions, io: Io): Promise<numbe
   });
   const id = positionals[0];
   if (!id) throw new UsageError('order show: the order id is required');
-  return withBooks(
-    options,
-    async (books) => {
-      const log = new OrderLog(books.db, books.clock);
-      const order = log.get(id);
-      if (!order) {
-        io.err(`no order ${id}\n`);
-        return EXIT.INVALID_INPUT;
+  return readBooks(options, async (books) => {
+    const log = new OrderLog(books.db, books.clock);
+    const order = log.get(id);
+    if (!order) {
+      io.err(`no order ${id}\n`);
+      return EXIT.INVALID_INPUT;
+    }
+    const events = log.events(id);
+    if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
+    else {
+      io.out(orderSummaryLines(order, books.methods, books.settings.timeZone).join('\n') + '\n  events:\n');
+      for (const e of events) {
+        const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
+        io.out(
+          `    ${formatGatewayDate(new Date(e.at), books.settings.timeZone)}  ${change}  ` +
+            `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
+        );
       }
-      const events = log.events(id);
-      if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
-      else {
-        io.out(orderSummaryLines(order, books.methods, books.settings.timeZone).join('\n') + '\n  events:\n');
-        for (const e of events) {
-          const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
-          io.out(
-            `    ${formatGatewayDate(new Date(e.at), books.settings.timeZone)}  ${change}  ` +
-              `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
-          );
-        }
-      }
-      return EXIT.OK;
-    },
-    'read',
-  );
+    }
+    return EXIT.OK;
+  });
 }
 
 async function manual(kind: 'pay' | 'cancel', argv: string[], options: OpenOptions, io: Io): Promise<number> {
@@ -232,31 +230,27 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
   }
   // Read-only, beside a running Loket: a `creating` order here may be in flight in the process that holds the
   // folder, so listing never turns it `unknown` (only that process's start-up does, for its own).
-  return withBooks(
-    options,
-    async (books) => {
-      const tz = books.settings.timeZone;
-      const day = values.date ?? dayIn(books.clock.now(), tz);
-      const range = dayRange(day, tz);
-      if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
-      const orders = new OrderLog(books.db, books.clock).list({
-        ...range,
-        ...(values.state ? { state: values.state as OrderState } : {}),
-      });
-      if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
-      else {
-        io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
-        for (const o of orders) {
-          io.out(
-            `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ` +
-              `${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
-          );
-        }
+  return readBooks(options, async (books) => {
+    const tz = books.settings.timeZone;
+    const day = values.date ?? dayIn(books.clock.now(), tz);
+    const range = dayRange(day, tz);
+    if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+    const orders = new OrderLog(books.db, books.clock).list({
+      ...range,
+      ...(values.state ? { state: values.state as OrderState } : {}),
+    });
+    if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
+    else {
+      io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);
+      for (const o of orders) {
+        io.out(
+          `${formatGatewayDate(new Date(o.createdAt), tz).slice(11)}  ${o.id}  ${o.state.padEnd(16)} ` +
+            `${String(o.amount).padStart(10)}  ${o.methodId}  ${o.itemName}${o.training ? '  [SANDBOX]' : ''}\n`,
+        );
       }
-      return EXIT.OK;
-    },
-    'read',
-  );
+    }
+    return EXIT.OK;
+  });
 }
 
 export async function runReconcileCommand(

@@ -14,7 +14,7 @@ import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
 import { PRIVATE_FILE_MODE } from '../db/open';
 import { openLoket } from '../runtime';
-import { withBooks, type ReportCommandOptions } from './books';
+import { readBooks, withBooks, type ReportCommandOptions } from './books';
 
 export type { ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
@@ -88,7 +88,7 @@ export async function runReportCommand(
   checkDay(values.date);
   if (values.paper !== undefined && values.paper !== '58' && values.paper !== '80')
     throw new UsageError(`--paper: 58 or 80 (got ${JSON.stringify(values.paper)})`);
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const { settings } = books;
     const lang = langOf(values.lang, settings);
     const now = books.clock.now();
@@ -124,7 +124,7 @@ export async function runReportCommand(
     if (values.html !== undefined) io.err(`the A4 page is in ${values.html}\n`);
     if (values.escpos !== undefined) io.err(`the receipt printer's bytes are in ${values.escpos}\n`);
     return EXIT.OK;
-  }, 'read');
+  });
 }
 
 function time(iso: string, timeZone: string): string {
@@ -255,7 +255,7 @@ export async function runCloseDayCommand(
     if (backup?.copyError) io.err(`${backup.copyError}\n`);
     if (backupError) io.err(`the day is closed, but the backup after it failed: ${backupError}\n`);
     return backupError || backup?.copyError ? EXIT.STORAGE : EXIT.OK;
-  }, 'write');
+  });
 }
 
 // ---------------------------------------------------------------- attention
@@ -271,13 +271,13 @@ export async function runAttentionCommand(
     strict: true,
     options: { json: { type: 'boolean' }, lang: { type: 'string' } },
   });
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const lang = langOf(values.lang, books.settings);
     const items = attention(books.db, books.clock.now(), { lang, methods: books.methods });
     if (values.json) io.out(JSON.stringify(items, null, 2) + '\n');
     else io.out(attentionLines(items, books.settings.timeZone).join('\n') + '\n');
     return EXIT.OK;
-  }, 'read');
+  });
 }
 
 async function resolve(argv: string[], options: ReportCommandOptions, io: Io): Promise<number> {

@@ -4,7 +4,7 @@ import { AUDIT_LIST_MAX } from '../core/audit/audit-log';
 import { checkStaffName, checkStaffRole, type StaffSummary } from '../core/staff/staff-store';
 import { DuplicateStaffNameError } from '../core/staff/errors';
 import type { StoreBooks } from '../runtime';
-import { cliUser, defaultIo, withStore, type Io, type StoreOptions } from './cli-support';
+import { cliUser, defaultIo, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { readNewPin } from './secret-input';
 
@@ -79,7 +79,7 @@ async function list(argv: string[], options: StoreOptions, io: Io): Promise<numb
     strict: true,
     options: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   });
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const staff = store.access.staff.list({ includeInactive: values.all === true });
     if (values.json) {
       io.out(JSON.stringify(staff, null, 2) + '\n');
@@ -92,7 +92,7 @@ async function list(argv: string[], options: StoreOptions, io: Io): Promise<numb
     for (const s of staff)
       io.out(`  #${String(s.id).padEnd(4)} ${s.name.padEnd(30)} ${s.role}${s.active ? '' : '  (removed)'}\n`);
     return EXIT.OK;
-  }, 'read');
+  });
 }
 
 async function add(argv: string[], options: StoreOptions, io: Io): Promise<number> {
@@ -183,7 +183,7 @@ export async function runAuditCommand(argv: string[], options: StoreOptions = {}
   };
   const limit = whole('limit', values.limit, AUDIT_LIST_MAX);
   const before = whole('before', values.before, Number.MAX_SAFE_INTEGER);
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const events = store.audit.list({
       ...(limit !== undefined ? { limit } : {}),
       ...(before !== undefined ? { before } : {}),
@@ -199,5 +199,5 @@ export async function runAuditCommand(argv: string[], options: StoreOptions = {}
       );
     if (events.length === 0) io.out('the audit log is empty\n');
     return EXIT.OK;
-  }, 'read');
+  });
 }
