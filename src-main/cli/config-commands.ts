@@ -60,7 +60,8 @@ override it. A secret is never taken from the command line: standard input, or a
 
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed), 3 the gateway refused
 the credentials (config test), 4 the gateway could not be reached or confirm them (config test),
-5 the OS keychain cannot be used, or live mode's secrets are not in it (nothing changed).
+5 the OS keychain cannot be used, or live mode's secrets are not in it (nothing changed),
+7 a change (or config test) while the app or serve runs on the data folder: make it there, or stop it first.
 `;
 
 const SECRET_NAMES: readonly SecretName[] = ['appkey', 'signing-secret'];

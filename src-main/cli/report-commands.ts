@@ -42,7 +42,8 @@ when Loket is live, the training log (training/loket.db) in training mode; a tra
 Exit codes: 0 ok, 2 invalid input or refused (a day already closed or still to come, an action that does not
 fit the item, a reason that breaks the rule), 4 attention resolve: the item is still open after the check,
 5 attention resolve: live mode is set but the keychain cannot be used, 6 the order log cannot be used, or
-close-day: the day is closed but its backup failed.
+close-day: the day is closed but its backup failed, 7 close-day or attention resolve while the app or serve
+runs on the data folder (report and attention only read, and work beside it).
 `;
 
 function langOf(value: string | undefined, settings: LoketSettings): Lang {

@@ -20,7 +20,8 @@ A PIN is never taken from the command line: standard input with --pin-stdin, or 
   audit [--limit N] [--before SEQ] [--json]
                                        the audit log, newest first
 
-Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed).
+Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed), 7 staff add, staff remove
+or pin while the app or serve runs on the data folder (staff list and audit only read, and work beside it).
 `;
 
 /** A broken staff rule (a duplicate name, the last manager, a PIN's format) is the caller's to fix: exit 2. */
