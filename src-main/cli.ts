@@ -9,6 +9,7 @@ import { ORDER_USAGE, runOrderCommand, runOrdersCommand, runReconcileCommand } f
 import { runAuditCommand, runPinCommand, runStaffCommand, STAFF_USAGE } from './cli/staff-commands';
 import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
+import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
@@ -125,13 +126,18 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Ends with `code`; first says so when a keychain call that never answered will hold the exit up. */
-function exit(code: number): never {
+/**
+ * Ends with `code` once all the output has left: a pipe takes only what its reader has room for (64 KiB on Linux),
+ * Node keeps the rest in memory, and process.exit would drop it — `orders list --json | wc -c` got 64 KiB of a 1 MB
+ * answer. First says so when a keychain call that never answered will hold the exit up.
+ */
+async function exit(code: number): Promise<never> {
   if (stuckKeychainCalls() > 0)
     process.stderr.write(
       'loket: waiting for the keychain to let go of a request it never answered (up to about 50 s in all); ' +
         `nothing more will be done, the exit code will be ${code}. Ctrl-C ends it now.\n`,
     );
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
 }
 
@@ -147,6 +153,16 @@ function logUnexpected(err: unknown): string {
   return log.writable ? ` (the log has the details: ${log.path})` : '';
 }
 
+/** Resolves once what was written to `stream` before is written out (or the reader went away: `| head`). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve();
+    // Writes complete in order: the callback of this empty one runs after every earlier one has.
+    stream.once('error', () => resolve());
+    stream.write('', () => resolve());
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (err: unknown) => {
@@ -156,11 +172,23 @@ main(process.argv.slice(2)).then(
     const keychain = err instanceof LiveUnavailableError || err instanceof KeychainUnavailableError;
     // The order log cannot be used (damaged, empty, missing over backups, unwritable): exit 6, nothing sent.
     const storage = err instanceof DatabaseProblem;
+    // Another process holds the data folder (the app, serve, another command that changes the books): exit 7.
+    const busy = err instanceof FolderBusyError;
     // Messages only: a stack trace helps no cashier, and must never carry request data. parseArgs' own words
     // are rephrased: they can repeat what was typed, and that may be a secret.
     const message = parse ? describeArgsError(err as Error) : ((err as Error)?.message ?? String(err));
-    const unexpected = !keychain && !storage && !usage;
+    const unexpected = !keychain && !storage && !usage && !busy;
     process.stderr.write(`loket: ${message}${unexpected ? logUnexpected(err) : ''}\n`);
-    exit(keychain ? EXIT.KEYCHAIN : storage ? EXIT.STORAGE : usage ? EXIT.INVALID_INPUT : EXIT.UNEXPECTED);
+    return exit(
+      keychain
+        ? EXIT.KEYCHAIN
+        : storage
+          ? EXIT.STORAGE
+          : busy
+            ? EXIT.FOLDER_IN_USE
+            : usage
+              ? EXIT.INVALID_INPUT
+              : EXIT.UNEXPECTED,
+    );
   },
 );

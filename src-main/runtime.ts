@@ -14,8 +14,10 @@ import { OrderService } from './core/payments/order-service';
 import { systemClock, type Clock, type SecretStore } from './core/ports';
 import { SettingsStore } from './core/settings/settings-store';
 import { AccessControl } from './core/staff/access';
-import { DatabaseProblem, makePrivateDir, openDatabase, type Database } from './db/open';
-import { Backups } from './core/backup/backups';
+import { DatabaseProblem, makePrivateDir, openDatabase, openDatabaseReadOnly, type Database } from './db/open';
+import { describeThisProcess, lockDataFolder, type FolderLock } from './db/folder-lock';
+import { BACKUP_FOLDER, Backups } from './core/backup/backups';
+import { logFileCheck } from './core/payments/log-file';
 import { DEFAULT_MIN_FREE_BYTES, diskSpaceCheck } from './core/payments/disk-space';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
 import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
@@ -29,6 +31,11 @@ import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/se
  */
 export interface StoreBooks {
   readonly dataDir: string;
+  /**
+   * True: this process holds the data folder (its lock) and may change the books; false: opened read-only, beside
+   * whichever process holds it (docs/cli.md, "Who writes the data folder").
+   */
+  readonly writable: boolean;
   readonly db: Database;
   readonly settings: SettingsStore;
   readonly audit: AuditLog;
@@ -39,15 +46,48 @@ export interface StoreBooks {
 }
 
 export function openStoreBooks(
-  options: { env?: NodeJS.ProcessEnv; dataDir?: string; clock?: Clock; secrets?: SecretStore } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    clock?: Clock;
+    secrets?: SecretStore;
+    /**
+     * Read only: opened read-only, without the data folder's lock, beside whichever process holds it. By default the
+     * books are opened to be written: the folder's lock is taken, or FolderBusyError says who holds it.
+     */
+    readOnly?: boolean;
+    /** This process in the words a refused second writer is shown (by default from its command line). */
+    holder?: string;
+  } = {},
 ): StoreBooks {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
   const dataDir = options.dataDir ?? defaultDataDir(env);
-  makePrivateDir(dataDir);
+  const writable = options.readOnly !== true;
   const path = join(dataDir, 'loket.db');
-  refuseEmptyOverBackups(path, new Backups(dataDir, clock));
-  const db = openDatabase(path);
+  let lock: FolderLock | undefined;
+  let db: Database;
+  if (writable) {
+    makePrivateDir(dataDir);
+    lock = lockDataFolder(dataDir, {
+      command: options.holder ?? describeThisProcess(),
+      since: clock.now().toISOString(),
+    });
+    try {
+      refuseEmptyOverBackups(path, new Backups(dataDir, clock));
+      db = openDatabase(path);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  } else {
+    refuseEmptyOverBackups(path, new Backups(dataDir, clock));
+    db = openDatabaseReadOnly(path);
+  }
+  const close = () => {
+    db.close();
+    lock?.release();
+  };
   try {
     const settings = new SettingsStore(db, clock);
     const audit = new AuditLog(db, clock);
@@ -58,15 +98,16 @@ export function openStoreBooks(
     });
     return {
       dataDir,
+      writable,
       db,
       settings,
       audit,
       access,
       secrets: options.secrets ?? new OverrideSecretStore(new KeychainSecretStore(), env),
-      close: () => db.close(),
+      close,
     };
   } catch (err) {
-    db.close();
+    close();
     throw err;
   }
 }
@@ -169,6 +210,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
+  // Sending orders and the start-up work on interrupted ones are for the process that holds the data folder.
+  if (!store.writable) throw new Error('openLoket: the store must be opened to be written (it holds the data folder)');
   const dataDir = store.dataDir;
   let db: Database | undefined;
   let sandbox: SandboxHandle | undefined;
@@ -239,6 +282,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     db = orderDb;
     const log = new OrderLog(orderDb, clock);
     const receipts = new CallbackReceipts(orderDb, clock);
+    // Only the process holding the data folder gets here (openStoreBooks took its lock): a `creating` order is one
+    // that process left behind, never one another process has in flight.
     const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
 
     const client = new GatewayClient(config, secrets, methods);
@@ -253,6 +298,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
           ? minFreeMb * 1024 * 1024
           : DEFAULT_MIN_FREE_BYTES,
       ),
+      // A deleted or replaced log: refused, and in live mode what it held is saved among the backups.
+      logCheck: logFileCheck(orderDb, { clock, ...(training ? {} : { rescueDir: join(dataDir, BACKUP_FOLDER) }) }),
       gatewayTimeZone: settings.gateway?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
       fallbackTtlSeconds: settings.fallbackTtlSeconds,
     });

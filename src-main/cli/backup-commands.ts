@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { Backups, restoreBackup } from '../core/backup/backups';
 import { formatBytes } from '../core/payments/disk-space';
-import { openDatabase } from '../db/open';
-import { defaultIo, withStore, type Io, type StoreOptions } from './cli-support';
+import { makePrivateDir, openDatabase } from '../db/open';
+import { lockDataFolder } from '../db/folder-lock';
+import { systemClock } from '../core/ports';
+import { defaultIo, readStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { defaultDataDir } from '../core/data-dir';
 
@@ -10,11 +12,13 @@ export const BACKUP_USAGE = `Backups of the order log (docs/when-things-break.md
 
   backup [--json]                   a backup now, into <data folder>/backups (and the second folder, if set)
   backup list [--json]              the backups, newest first
-  restore FILE [--force]            put FILE in place of loket.db (stop Loket first). The backup is checked
-                                    in full first; the current file is kept aside. Refused while the current
-                                    log still has open orders, unless --force (for a log known to be wrong).
+  restore FILE [--force]            put FILE in place of loket.db. Refused while Loket runs on this data
+                                    folder (exit 7: stop it first). The backup is checked in full first; the
+                                    current file is kept aside. Refused while the current log still has open
+                                    orders, unless --force (for a log known to be wrong).
 
-Exit codes: 0 ok, 2 invalid input or refused, 6 the backup or the order log cannot be used.
+Exit codes: 0 ok, 2 invalid input or refused, 6 the backup or the order log cannot be used,
+7 Loket runs on this data folder (the message names the process).
 `;
 
 export async function runBackupCommand(
@@ -34,7 +38,7 @@ export async function runBackupCommand(
         io.out(`${b.at}  ${formatBytes(b.bytes).padStart(8)}  ${b.reason.padEnd(10)} ${b.path}\n`);
     return EXIT.OK;
   }
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const result = await new Backups(store.dataDir).create(store.db, 'manual', store.settings.load().backup.copyTo);
     if (values.json) io.out(JSON.stringify(result, null, 2) + '\n');
     else {
@@ -62,16 +66,24 @@ export async function runRestoreCommand(
   if (!file || positionals.length > 1)
     throw new UsageError('restore: give one backup file (npm run cli -- backup list)');
   const dataDir = options.dataDir ?? defaultDataDir(options.env ?? process.env);
-  let result;
+  // Restoring under a running Loket would leave it writing into the file put aside, and its orders lost: the data
+  // folder is taken first, so a restore is refused (FolderBusyError, exit 7) while the app or serve runs.
+  makePrivateDir(dataDir);
+  const lock = lockDataFolder(dataDir, { command: 'npm run cli -- restore', since: systemClock.now().toISOString() });
   try {
-    result = restoreBackup(dataDir, file, { force: values.force ?? false });
-  } catch (err) {
-    io.err(`loket: ${(err as Error).message}\n`);
-    return /open order/.test((err as Error).message) ? EXIT.INVALID_INPUT : EXIT.STORAGE;
+    let result;
+    try {
+      result = restoreBackup(dataDir, file, { force: values.force ?? false });
+    } catch (err) {
+      io.err(`loket: ${(err as Error).message}\n`);
+      return /open order/.test((err as Error).message) ? EXIT.INVALID_INPUT : EXIT.STORAGE;
+    }
+    // Open it the way Loket will: the quick check, and the schema brought up to date.
+    openDatabase(result.restored).close();
+    io.out(`restored ${file} as ${result.restored} (${result.orders} orders)\n`);
+    if (result.keptAside) io.out(`the file it replaced is kept as ${result.keptAside}\n`);
+    return EXIT.OK;
+  } finally {
+    lock.release();
   }
-  // Open it the way Loket will: the quick check, and the schema brought up to date.
-  openDatabase(result.restored).close();
-  io.out(`restored ${file} as ${result.restored} (${result.orders} orders)\n`);
-  if (result.keptAside) io.out(`the file it replaced is kept as ${result.keptAside}\n`);
-  return EXIT.OK;
 }

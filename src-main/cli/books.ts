@@ -1,5 +1,5 @@
-// The store's books opened for reading and closing, without the gateway: shared by report, close-day, attention
-// and export, so that an export and a report of the same day read the same log.
+// The store's books opened for reading and closing, without the gateway: shared by report, close-day, attention,
+// export, orders list and order show, so that they all read the same log.
 import { join } from 'node:path';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { LoketSettings } from '../common/settings';
@@ -7,11 +7,15 @@ import { loadPaymentCatalogue } from '../core/catalogue';
 import { systemClock, type Clock } from '../core/ports';
 import type { StaffNames } from '../core/reports/day-report';
 import { StaffStore } from '../core/staff/staff-store';
-import { openDatabase, type Database } from '../db/open';
+import { openDatabase, openDatabaseReadOnly, type Database } from '../db/open';
 import { openStoreBooks, type OpenOptions, type StoreBooks } from '../runtime';
 
-/** Where the commands read and write; tests pass their own data folder, environment and clock. */
-export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets'>;
+/**
+ * Where the commands read and write; tests pass their own data folder, environment and clock. `store`: the store's
+ * books already open in this process, which then holds the data folder (a host running a command in-process); the
+ * command uses them and leaves them open.
+ */
+export type ReportCommandOptions = Pick<OpenOptions, 'env' | 'dataDir' | 'clock' | 'secrets' | 'store'>;
 
 export interface Books {
   store: StoreBooks;
@@ -28,21 +32,42 @@ export interface Books {
  * The books a report is of, without the gateway: the store's (loket.db) when Loket would run live — a gateway in
  * the environment (LOKET_GATEWAY_URL), or live mode with a configured gateway in settings — else the training log
  * (training/loket.db). Reading them needs no keychain: a report works while the keychain is locked.
+ *
+ * withBooks is for a command that changes them (close-day): it takes the data folder's lock, and is refused
+ * (FolderBusyError, exit 7) while the app, serve or another command holds it. readBooks opens them read-only, beside
+ * a running Loket (report, export, the attention list, orders list, order show): docs/cli.md, "Who writes the data
+ * folder".
  */
-export async function withBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+export function withBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+  return openBooks(options, fn, false);
+}
+
+export function readBooks<T>(options: ReportCommandOptions, fn: (books: Books) => Promise<T>): Promise<T> {
+  return openBooks(options, fn, true);
+}
+
+async function openBooks<T>(
+  options: ReportCommandOptions,
+  fn: (books: Books) => Promise<T>,
+  readOnly: boolean,
+): Promise<T> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const store = openStoreBooks({
-    env,
-    clock,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.secrets ? { secrets: options.secrets } : {}),
-  });
+  const store =
+    options.store ??
+    openStoreBooks({
+      env,
+      clock,
+      readOnly,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
   let training: Database | undefined;
   try {
     const settings = store.settings.load();
     const live = Boolean(env.LOKET_GATEWAY_URL) || (settings.mode === 'live' && settings.gateway !== null);
-    if (!live) training = openDatabase(join(store.dataDir, 'training', 'loket.db'));
+    const trainingPath = join(store.dataDir, 'training', 'loket.db');
+    if (!live) training = readOnly ? openDatabaseReadOnly(trainingPath) : openDatabase(trainingPath);
     return await fn({
       store,
       db: training ?? store.db,
@@ -54,6 +79,6 @@ export async function withBooks<T>(options: ReportCommandOptions, fn: (books: Bo
     });
   } finally {
     training?.close();
-    store.close();
+    if (store !== options.store) store.close();
   }
 }

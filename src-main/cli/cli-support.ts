@@ -25,8 +25,26 @@ export interface StoreOptions {
 /** The keychains this process opened: one whose calls are stuck keeps the process from ending (below). */
 const keychains = new Set<KeychainSecretStore>();
 
-export async function withStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+/**
+ * The store's books for one command that changes them: the data folder's lock is taken, so it is refused
+ * (FolderBusyError, exit 7) while the app, serve or another command holds it. readStore opens them read-only,
+ * beside a running Loket (docs/cli.md, "Who writes the data folder").
+ */
+export function withStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+  return openStore(options, fn, false);
+}
+
+export function readStore<T>(options: StoreOptions, fn: (store: StoreBooks) => Promise<T>): Promise<T> {
+  return openStore(options, fn, true);
+}
+
+async function openStore<T>(
+  options: StoreOptions,
+  fn: (store: StoreBooks) => Promise<T>,
+  readOnly: boolean,
+): Promise<T> {
   const store = openStoreBooks({
+    readOnly,
     ...(options.env ? { env: options.env } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),

@@ -23,9 +23,9 @@ import {
   type FieldChange,
   type SettingsSection,
 } from '../core/settings/settings-changes';
-import { openDatabase } from '../db/open';
+import { openDatabase, openDatabaseReadOnly } from '../db/open';
 import { liveCredentialsProblem, type StoreBooks } from '../runtime';
-import { cliUser, defaultIo, printIssues, withStore, type Io, type StoreOptions } from './cli-support';
+import { cliUser, defaultIo, printIssues, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { ask, onTerminal, readSecret, secretsFromStdin } from './secret-input';
 
@@ -60,7 +60,8 @@ override it. A secret is never taken from the command line: standard input, or a
 
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed), 3 the gateway refused
 the credentials (config test), 4 the gateway could not be reached or confirm them (config test),
-5 the OS keychain cannot be used, or live mode's secrets are not in it (nothing changed).
+5 the OS keychain cannot be used, or live mode's secrets are not in it (nothing changed),
+7 a change (or config test) while the app or serve runs on the data folder: make it there, or stop it first.
 `;
 
 const SECRET_NAMES: readonly SecretName[] = ['appkey', 'signing-secret'];
@@ -190,7 +191,7 @@ function openOrderCount(store: StoreBooks, mode: LoketMode): number {
   if (mode === 'live') return new OrderLog(store.db).countOpen();
   const path = join(store.dataDir, 'training', 'loket.db');
   if (!existsSync(path)) return 0;
-  const db = openDatabase(path);
+  const db = store.writable ? openDatabase(path) : openDatabaseReadOnly(path);
   try {
     return new OrderLog(db).countOpen();
   } finally {
@@ -246,7 +247,7 @@ function bundledMethods(env: NodeJS.ProcessEnv): PaymentMethod[] {
 
 async function show(argv: string[], options: StoreOptions, env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } });
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const settings = store.settings.load();
     const keychain = await keychainStatus(store);
     const secrets = {} as Record<SecretName, SecretReport>;
@@ -833,7 +834,7 @@ async function methods(argv: string[], options: StoreOptions, env: NodeJS.Proces
   switch (sub) {
     case 'list':
       if (positionals.length) throw new UsageError('config methods list: no arguments');
-      return withStore(options, async (store) => {
+      return readStore(options, async (store) => {
         const settings = store.settings.load();
         const list = settings.paymentMethods ?? bundled;
         if (values.json) {

@@ -19,6 +19,11 @@ export const EXIT = {
    * or unwritable: nothing was sent (docs/when-things-break.md).
    */
   STORAGE: 6,
+  /**
+   * Another Loket process holds the data folder (the desktop app, `serve`, another command that changes the books):
+   * nothing was changed and nothing was sent. The message names that process.
+   */
+  FOLDER_IN_USE: 7,
 } as const;
 
 /** Read off the failure's retry safety (order-policy.ts): "already exists" is no refusal, so it exits 4, not 3. */

@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { formatBytes } from '../core/payments/disk-space';
 import { exportBooks, ExportFileExistsError, writeFileAtomically } from '../core/export/export-file';
 import { EXPORT_FORMATS, ExportOptionsError, exportRange, type ExportFormat } from '../core/export/order-export';
-import { withBooks, type ReportCommandOptions } from './books';
+import { readBooks, type ReportCommandOptions } from './books';
 import { defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -58,7 +58,7 @@ export async function runExportCommand(
 
   // The books only, as report reads them: no gateway, no keychain, and no start-up work on the order log (an
   // export while the app is charging must not touch its orders).
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const timeZone = books.settings.timeZone;
     try {
       exportRange(from, to, timeZone);

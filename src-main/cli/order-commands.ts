@@ -7,6 +7,8 @@ import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { EXIT, exitCodeFor, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
+import { readBooks } from './books';
+import { OrderLog } from '../core/orders/order-log';
 
 export const ORDER_USAGE = `Orders (the gateway: LOKET_GATEWAY_URL + LOKET_APP_ID + LOKET_APP_KEY, else settings, else the embedded sandbox;
 the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
@@ -22,7 +24,9 @@ the data folder: LOKET_DATA_DIR, else the OS's app-data folder):
 Exit codes: 0 ok, 1 unexpected error, 2 invalid input, 3 rejected by the gateway,
 4 not sent or outcome unknown (safe to reconcile; never charge again),
 5 live mode is set but the OS keychain cannot be used (nothing sent),
-6 the order log cannot be used: the disk is full, the file damaged, empty or missing (nothing sent).
+6 the order log cannot be used: the disk is full, the file damaged, empty or missing (nothing sent),
+7 another Loket process (the app, serve) holds the data folder: order create/pay/cancel and reconcile are
+  refused while it runs; order show and orders list only read, and work beside it.
 `;
 
 interface Io {
@@ -154,20 +158,21 @@ async function show(argv: string[], options: OpenOptions, io: Io): Promise<numbe
   });
   const id = positionals[0];
   if (!id) throw new UsageError('order show: the order id is required');
-  return withLoket(options, io, async (loket) => {
-    const order = loket.log.get(id);
+  return readBooks(options, async (books) => {
+    const log = new OrderLog(books.db, books.clock);
+    const order = log.get(id);
     if (!order) {
       io.err(`no order ${id}\n`);
       return EXIT.INVALID_INPUT;
     }
-    const events = loket.log.events(id);
+    const events = log.events(id);
     if (values.json) io.out(JSON.stringify({ ...order, events }, null, 2) + '\n');
     else {
-      io.out(orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n  events:\n');
+      io.out(orderSummaryLines(order, books.methods, books.settings.timeZone).join('\n') + '\n  events:\n');
       for (const e of events) {
         const change = e.to ? `${e.from ?? '∅'} → ${e.to}` : e.type;
         io.out(
-          `    ${formatGatewayDate(new Date(e.at), loket.settings.timeZone)}  ${change}  ` +
+          `    ${formatGatewayDate(new Date(e.at), books.settings.timeZone)}  ${change}  ` +
             `(${e.source}${e.actor ? `, ${e.actor}` : ''})${e.reason ? `  ${e.reason}` : ''}\n`,
         );
       }
@@ -223,12 +228,17 @@ export async function runOrdersCommand(argv: string[], options: OpenOptions = {}
   if (values.state !== undefined && !ORDER_STATES.includes(values.state as OrderState)) {
     throw new UsageError(`--state: must be one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(values.state)})`);
   }
-  return withLoket(options, io, async (loket) => {
-    const tz = loket.settings.timeZone;
-    const day = values.date ?? dayIn(new Date(), tz);
+  // Read-only, beside a running Loket: a `creating` order here may be in flight in the process that holds the
+  // folder, so listing never turns it `unknown` (only that process's start-up does, for its own).
+  return readBooks(options, async (books) => {
+    const tz = books.settings.timeZone;
+    const day = values.date ?? dayIn(books.clock.now(), tz);
     const range = dayRange(day, tz);
     if (!range) throw new UsageError(`--date: must be a date YYYY-MM-DD (got ${JSON.stringify(day)})`);
-    const orders = loket.log.list({ ...range, ...(values.state ? { state: values.state as OrderState } : {}) });
+    const orders = new OrderLog(books.db, books.clock).list({
+      ...range,
+      ...(values.state ? { state: values.state as OrderState } : {}),
+    });
     if (values.json) io.out(JSON.stringify(orders, null, 2) + '\n');
     else {
       io.out(`${orders.length} order(s) on ${day} (${tz})${values.state ? `, state ${values.state}` : ''}\n`);

@@ -14,7 +14,7 @@ import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
 import { PRIVATE_FILE_MODE } from '../db/open';
 import { openLoket } from '../runtime';
-import { withBooks, type ReportCommandOptions } from './books';
+import { readBooks, withBooks, type ReportCommandOptions } from './books';
 
 export type { ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
@@ -42,7 +42,8 @@ when Loket is live, the training log (training/loket.db) in training mode; a tra
 Exit codes: 0 ok, 2 invalid input or refused (a day already closed or still to come, an action that does not
 fit the item, a reason that breaks the rule), 4 attention resolve: the item is still open after the check,
 5 attention resolve: live mode is set but the keychain cannot be used, 6 the order log cannot be used, or
-close-day: the day is closed but its backup failed.
+close-day: the day is closed but its backup failed, 7 close-day or attention resolve while the app or serve
+runs on the data folder (report and attention only read, and work beside it).
 `;
 
 function langOf(value: string | undefined, settings: LoketSettings): Lang {
@@ -88,7 +89,7 @@ export async function runReportCommand(
   checkDay(values.date);
   if (values.paper !== undefined && values.paper !== '58' && values.paper !== '80')
     throw new UsageError(`--paper: 58 or 80 (got ${JSON.stringify(values.paper)})`);
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const { settings } = books;
     const lang = langOf(values.lang, settings);
     const now = books.clock.now();
@@ -271,7 +272,7 @@ export async function runAttentionCommand(
     strict: true,
     options: { json: { type: 'boolean' }, lang: { type: 'string' } },
   });
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const lang = langOf(values.lang, books.settings);
     const items = attention(books.db, books.clock.now(), { lang, methods: books.methods });
     if (values.json) io.out(JSON.stringify(items, null, 2) + '\n');

@@ -4,7 +4,7 @@ import { AUDIT_LIST_MAX } from '../core/audit/audit-log';
 import { checkStaffName, checkStaffRole, type StaffSummary } from '../core/staff/staff-store';
 import { DuplicateStaffNameError } from '../core/staff/errors';
 import type { StoreBooks } from '../runtime';
-import { cliUser, defaultIo, withStore, type Io, type StoreOptions } from './cli-support';
+import { cliUser, defaultIo, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { readNewPin } from './secret-input';
 
@@ -20,7 +20,8 @@ A PIN is never taken from the command line: standard input with --pin-stdin, or 
   audit [--limit N] [--before SEQ] [--json]
                                        the audit log, newest first
 
-Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed).
+Exit codes: 0 ok, 1 unexpected error, 2 invalid input or refused (nothing changed), 7 staff add, staff remove
+or pin while the app or serve runs on the data folder (staff list and audit only read, and work beside it).
 `;
 
 /** A broken staff rule (a duplicate name, the last manager, a PIN's format) is the caller's to fix: exit 2. */
@@ -79,7 +80,7 @@ async function list(argv: string[], options: StoreOptions, io: Io): Promise<numb
     strict: true,
     options: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   });
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const staff = store.access.staff.list({ includeInactive: values.all === true });
     if (values.json) {
       io.out(JSON.stringify(staff, null, 2) + '\n');
@@ -183,7 +184,7 @@ export async function runAuditCommand(argv: string[], options: StoreOptions = {}
   };
   const limit = whole('limit', values.limit, AUDIT_LIST_MAX);
   const before = whole('before', values.before, Number.MAX_SAFE_INTEGER);
-  return withStore(options, async (store) => {
+  return readStore(options, async (store) => {
     const events = store.audit.list({
       ...(limit !== undefined ? { limit } : {}),
       ...(before !== undefined ? { before } : {}),

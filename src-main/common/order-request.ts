@@ -1,6 +1,7 @@
 import { findMethod, type PaymentMethod } from './payment-methods';
 import { RETCODE, type Retcode } from './retcodes';
 import { badTextReason } from './strict-json';
+import { hiddenCharacterReason } from './visible-text';
 
 /**
  * The order request of the aggregator's interface (docs/gateway-interface.md, "Request fields"), and the one validator both the sandbox and Loket's client use,
@@ -81,8 +82,9 @@ const STRING_FIELDS: Record<Exclude<keyof OrderRequest, 'amount'>, StringSpec> =
   payment_method: { max: 64, required: true },
   currency: { max: 3, required: false, format: idrOnly },
   item_id: { max: OUR_LIMITS.item_id, required: false },
-  item_name: { max: SEED_LIMITS.item_name, required: true },
-  customer_name: { max: OUR_LIMITS.customer_name, required: false },
+  // Names are printed on the receipt and shown to the customer: nothing invisible or direction-changing in them.
+  item_name: { max: SEED_LIMITS.item_name, required: true, format: hiddenCharacterReason },
+  customer_name: { max: OUR_LIMITS.customer_name, required: false, format: hiddenCharacterReason },
   notification_url: { max: OUR_LIMITS.url, required: false, format: httpUrl },
 };
 

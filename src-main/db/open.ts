@@ -10,7 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate } from './migrations';
+import { LATEST_SCHEMA_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations';
 
 export type Database = BetterSqlite3.Database;
 
@@ -86,15 +86,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   const inMemory = isInMemory(path);
   if (!inMemory) {
     makePrivateDir(dirname(path));
-    if (existsSync(path) && statSync(path).size === 0) {
-      throw new DatabaseProblem(
-        'empty',
-        path,
-        `the order log ${path} is empty (0 bytes): it was cut off, and Loket will not start it again from nothing. ` +
-          'Restore the newest backup (npm run cli -- restore FILE); if this till has never sold anything, delete ' +
-          'the empty file and start again.',
-      );
-    }
+    refuseEmpty(path);
   }
 
   let db: Database;
@@ -129,6 +121,59 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db.close();
     // What the file or the disk says gets plain words; Loket's own errors (a newer schema, a blocked
     // migration) already have them.
+    if (err instanceof DatabaseProblem || !(err as { code?: unknown })?.code) throw err;
+    throw explainOpenError(path, err);
+  }
+}
+
+/** A file of zero bytes is a cut-off log, never a new one. */
+function refuseEmpty(path: string): void {
+  if (existsSync(path) && statSync(path).size === 0) {
+    throw new DatabaseProblem(
+      'empty',
+      path,
+      `the order log ${path} is empty (0 bytes): it was cut off, and Loket will not start it again from nothing. ` +
+        'Restore the newest backup (npm run cli -- restore FILE); if this till has never sold anything, delete ' +
+        'the empty file and start again.',
+    );
+  }
+}
+
+/**
+ * Opens Loket's database to read it, and only that: SQLite's read-only mode, so nothing — not a migration, not
+ * the start-up work on interrupted orders — can change the books another process is writing (docs/cli.md, "Who
+ * writes the data folder"). It checks as openDatabase does (empty, damaged, a newer schema). A log that does not
+ * exist yet reads as empty books (an in-memory database with the schema): nothing is created for a read.
+ */
+export function openDatabaseReadOnly(path: string): Database {
+  if (isInMemory(path) || !existsSync(path)) {
+    const empty = new BetterSqlite3(':memory:');
+    migrate(empty);
+    return empty;
+  }
+  refuseEmpty(path);
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw explainOpenError(path, err);
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const problems = checkDatabase(db, 'quick');
+    if (problems.length > 0) throw damaged(path, problems);
+    const version = schemaVersion(db);
+    if (version > LATEST_SCHEMA_VERSION) throw new SchemaTooNewError(version, LATEST_SCHEMA_VERSION);
+    if (version < LATEST_SCHEMA_VERSION)
+      throw new Error(
+        `the order log ${path} is of an older Loket (schema ${version}): it is brought up to date when Loket, or a ` +
+          'command that changes the books, next opens it. Start Loket once, then read it again.',
+      );
+    // SQLite made the WAL's companions for this reader if they were missing: private like the rest.
+    makePrivateFiles(path);
+    return db;
+  } catch (err) {
+    db.close();
     if (err instanceof DatabaseProblem || !(err as { code?: unknown })?.code) throw err;
     throw explainOpenError(path, err);
   }

@@ -38,7 +38,9 @@ async function run(
 
 beforeAll(async () => {
   books = await openBooks();
-  options = { dataDir: books.dir, env: gatewayEnv(books.sandbox), clock: books.clock };
+  // The commands run in this process, which holds the data folder (the store the live Loket here has open): a
+  // command in another process would be refused while it runs (docs/cli.md, "Who writes the data folder").
+  options = { dataDir: books.dir, env: gatewayEnv(books.sandbox), clock: books.clock, store: books.loket.store };
   o.paid = await books.sell({ amount: 1 }, books.staff.ani);
   await books.settle(o.paid.id, 'PAID');
   o.big = await books.sell({ methodId: 'va_bca', amount: 50_000_000, customerName: 'Siti Rahayu' }, books.staff.budi);

@@ -205,8 +205,9 @@ describe('the figures of a day', () => {
   });
 
   it('training orders count in the training log only, and its report says so', async () => {
-    // The same data folder in training mode: the embedded sandbox, orders in training/loket.db.
-    const training = await openLoket({ dataDir: books.dir, env: {}, clock: books.clock });
+    // The same data folder in training mode: the embedded sandbox, orders in training/loket.db. In this process,
+    // which holds the folder (the live Loket's store), as the app switches modes.
+    const training = await openLoket({ store: books.loket.store, env: {}, clock: books.clock });
     try {
       expect(training.training).toBe(true);
       const sold = await training.orders.create(

@@ -149,6 +149,15 @@ const NASTY = [
   '-5 diskon',
   '\tTab di depan',
   "'sudah dikutip",
+  // What a spreadsheet may trim or read as a formula too: blanks in front, full-width signs.
+  ' =1+1 spasi',
+  '\u00a0=1+1 nbsp',
+  '\u3000=SUM(A1)',
+  '\uff1d1+1 lebar',
+  '\uff0b62812',
+  // From a log written before entry refused them: a right-to-left override and a zero-width space.
+  'Kopi\u202egnp.exe',
+  'Ko\u200bpi',
 ];
 
 beforeAll(() => {
@@ -263,7 +272,12 @@ function nextDay(day: string): string {
 /** An independent oracle for Jakarta (always UTC+7): the stored instant as wall time with its offset. */
 const jakarta = (iso: string | undefined) =>
   iso === undefined ? '' : new Date(Date.parse(iso) + 7 * HOUR).toISOString().slice(0, 23) + '+07:00';
-const quoted = (s: string | undefined) => (s === undefined ? '' : /^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+const HIDDEN_IN_FIXTURE: Record<string, string> = { '\u202e': '<U+202E>', '\u200b': '<U+200B>' };
+const quoted = (stored: string | undefined) => {
+  if (stored === undefined) return '';
+  const s = stored.replace(/[\u202e\u200b]/g, (c) => HIDDEN_IN_FIXTURE[c]!);
+  return /^[=+\-@\t\r\n \u00a0\u3000\uff1d\uff0b\uff0d\uff20]/.test(s) ? `'${s}` : s;
+};
 
 /** What each CSV record must hold, from the Order API rather than from the export's own SQL. */
 function expectedRecord({ order, last }: ReturnType<typeof expectedOrders>[number]): Record<string, string> {
@@ -338,8 +352,22 @@ describe('exportOrders: CSV', () => {
   it('neutralises text that a spreadsheet would run as a formula, and nothing else', async () => {
     const records = parseCsv((await exportBytes()).bytes, ',');
     const names = records.map((r) => r.item_name);
-    for (const nasty of ['=HYPERLINK("http://x","klik")', '@SUM(A1:A9)', '+6281234', '-5 diskon', '\tTab di depan'])
+    for (const nasty of [
+      '=HYPERLINK("http://x","klik")',
+      '@SUM(A1:A9)',
+      '+6281234',
+      '-5 diskon',
+      '\tTab di depan',
+      ' =1+1 spasi',
+      '\u00a0=1+1 nbsp',
+      '\u3000=SUM(A1)',
+      '\uff1d1+1 lebar',
+      '\uff0b62812',
+    ])
       expect(names).toContain(`'${nasty}`);
+    // Invisible and direction characters are shown, not obeyed: the name reads as it was stored.
+    expect(names).toContain('Kopi<U+202E>gnp.exe');
+    expect(names).toContain('Ko<U+200B>pi');
     expect(names).toContain("'sudah dikutip");
     const rejected = records.find((r) => r.item_name === 'Ditolak')!;
     expect(rejected).toMatchObject({ retcode: "'-01", message: `'=CMD|"/c calc"!A0` });
@@ -350,7 +378,11 @@ describe('exportOrders: CSV', () => {
       last_change_reason: "'-pelanggan pergi, tidak jadi",
     });
     // No cell of any record starts with a formula character any more.
-    for (const record of records) for (const cell of Object.values(record)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    for (const record of records)
+      for (const cell of Object.values(record)) {
+        expect(cell).not.toMatch(/^[=+\-@\t\r\n\s\uff1d\uff0b\uff0d\uff20]/u);
+        expect(cell).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
+      }
   });
 
   it('writes times in the store zone with their offset, each the stored UTC instant', async () => {
@@ -676,7 +708,7 @@ describe('ZoneClock', () => {
       expect(new Date(berlin.withOffset(iso)).toISOString()).toBe(iso);
   });
 
-  it('neutralise touches only text that starts like a formula', () => {
+  it('neutralise touches only text that starts like a formula or holds invisible characters', () => {
     expect(['=1', '+1', '-1', '@a', '\ta', '\ra'].map(neutralise)).toEqual([
       "'=1",
       "'+1",
@@ -685,6 +717,24 @@ describe('ZoneClock', () => {
       "'\ta",
       "'\ra",
     ]);
-    expect(['1', 'a=1', ' =1', '', "'x"].map(neutralise)).toEqual(['1', 'a=1', ' =1', '', "'x"]);
+    // A blank in front (which an import may trim) or a full-width sign (which some read as the ASCII one).
+    expect(
+      [' =1', '\u00a0=1', '\u2007x', '\u3000x', '\nx', '\uff1d1', '\uff0b1', '\uff0d1', '\uff20a'].map(neutralise),
+    ).toEqual(["' =1", "'\u00a0=1", "'\u2007x", "'\u3000x", "'\nx", "'\uff1d1", "'\uff0b1", "'\uff0d1", "'\uff20a"]);
+    expect(['1', 'a=1', 'a =1', '', "'x", 'Kopi susu', '\u{1f469}\u200d\u{1f373} Koki'].map(neutralise)).toEqual([
+      '1',
+      'a=1',
+      'a =1',
+      '',
+      "'x",
+      'Kopi susu',
+      '\u{1f469}\u200d\u{1f373} Koki',
+    ]);
+    // Invisible and direction characters are written as markers, wherever they are.
+    expect(['Kopi\u202egnp.exe', '\u2066=1', 'a\u200bb\ufeff'].map(neutralise)).toEqual([
+      'Kopi<U+202E>gnp.exe',
+      '<U+2066>=1',
+      'a<U+200B>b<U+FEFF>',
+    ]);
   });
 });

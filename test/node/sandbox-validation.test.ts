@@ -156,6 +156,27 @@ describe('types', () => {
   });
 });
 
+describe('names: nothing invisible or direction-changing (receipt spoofing)', () => {
+  it.each([
+    ['item_name', 'Kopi\u202egnp.exe', 'U+202E'],
+    ['item_name', '\u2066=1+1', 'U+2066'],
+    ['item_name', 'Ko\u200bpi', 'U+200B'],
+    ['item_name', 'Teh\u200d', 'U+200D'],
+    ['item_name', '\ufeffKopi', 'U+FEFF'],
+    ['customer_name', 'Budi\u202e', 'U+202E'],
+  ] as const)('%s %j -> 400 2103 naming it and the character', async (field, value, char) => {
+    const order = validOrder({ [field]: value });
+    expect(await expectRefused(order, field, 'format')).toContain(
+      `invisible or text-direction characters (found ${char})`,
+    );
+  });
+
+  it('an emoji written with zero-width joiners is a name like any other', async () => {
+    const name = 'Nasi \u{1f469}\u200d\u{1f373}';
+    expect((await expectAccepted(validOrder({ item_name: name }))).request.item_name).toBe(name);
+  });
+});
+
 describe('defaults', () => {
   it('currency defaults to IDR when absent; IDR is accepted; USD is refused naming currency', async () => {
     expect((await expectAccepted(validOrder({ currency: undefined }))).request.currency).toBe('IDR');

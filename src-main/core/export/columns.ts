@@ -1,3 +1,5 @@
+import { showHiddenCharacters } from '../../common/visible-text';
+
 /**
  * The columns of an order export (docs/export.md), in their fixed order. The names are a contract: scripts
  * and spreadsheets read them, so a column is only ever added at the end, never renamed or moved.
@@ -46,14 +48,23 @@ export type ColumnName = (typeof EXPORT_COLUMNS)[number]['name'];
 
 export const COLUMN_NAMES: readonly ColumnName[] = EXPORT_COLUMNS.map((c) => c.name);
 
+/** = + - @ (ASCII and full-width), tab, CR, LF, and any blank (space, no-break space, the Unicode spaces). */
+const FORMULA_START = /^[=+\-@\uff1d\uff0b\uff0d\uff20\t\r\n\s]/u;
+
 /**
  * Spreadsheet formula injection (OWASP, "CSV Injection"): a text cell that starts with `=`, `+`, `-`, `@`, a
- * tab or a carriage return may be read as a formula by Excel, LibreOffice or Google Sheets. Such a cell gets
- * a leading `'`, which they show as text. Only text is touched: amounts are numbers and never start so, and a
- * number is never changed. The same rule holds in both formats, so a CSV and an XLSX of the same day agree.
+ * tab or a carriage return may be read as a formula by Excel, LibreOffice or Google Sheets. So may one that starts
+ * with their full-width forms (`＝`, `＋`, `－`, `＠`, which some spreadsheets and input methods turn into the ASCII
+ * ones) or with a space, a non-breaking space or another blank that an import may trim before it looks (` =1`).
+ * Such a cell gets a leading `'`, which they show as text. Only text is touched: amounts are numbers and never
+ * start so, and a number is never changed. The same rule holds in both formats, so a CSV and an XLSX of the same
+ * day agree.
+ *
+ * Invisible and text-direction characters (a right-to-left override that makes a name read backwards) are written
+ * as visible markers, `<U+202E>` (common/visible-text.ts): entry refuses them, but an older log or a gateway's
+ * message may hold them.
  */
 export function neutralise(text: string): string {
-  const c = text.charCodeAt(0);
-  // = + - @ \t \r
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${text}` : text;
+  const shown = showHiddenCharacters(text);
+  return FORMULA_START.test(shown) ? `'${shown}` : shown;
 }

@@ -36,6 +36,8 @@ export interface OrderServiceOptions {
   notificationUrl?: string;
   /** Whether the data folder's disk has room to record an order; checked before anything is sent. */
   diskCheck?: DiskCheck;
+  /** Whether the open order log is still the data folder's file (log-file.ts); checked before anything is sent. */
+  logCheck?: DiskCheck;
   /** Deadline for methods whose answer carries no expired_date (docs/orders.md, "Expiry"). */
   fallbackTtlSeconds: Record<PaymentKind, number>;
 }
@@ -352,6 +354,8 @@ export class OrderService {
    */
   private async send(id: string, api: 'v1' | 'v2', bytes: string, actor: Actor, known?: Order): Promise<CreateOutcome> {
     let current = known ?? this.log.require(id);
+    const lost = known ? undefined : this.options.logCheck?.();
+    if (lost && !lost.ok) return { ok: false, order: current, failure: { class: 'storage', message: lost.message } };
     if (current.delivery !== 'pending') {
       const before = current;
       const refused = this.recordOrRefuse(
@@ -509,6 +513,8 @@ export class OrderService {
         'again once they are written.'
       );
     }
+    const file = this.options.logCheck?.();
+    if (file && !file.ok) return file.message;
     const space = this.options.diskCheck?.();
     return space && !space.ok ? space.message : undefined;
   }
