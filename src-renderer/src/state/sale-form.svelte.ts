@@ -92,8 +92,11 @@ export class SaleForm {
    * The amount field's text, read strictly (readAmount): an amount is kept and shown regrouped; anything else is
    * kept as typed, with its rule — never turned into another amount.
    */
-  setAmountText(text: string): void {
-    const reading = readAmount(text);
+  setAmountText(text: string, options: { digitsTyped?: boolean } = {}): void {
+    // The field shows an amount regrouped (25.000): its dots are the field's own, not the cashier's. Digits typed
+    // into it (or a character deleted) leave those dots wherever they fall ("2.5000"); they are set again here.
+    const ours = options.digitsTyped && this.#amountProblem === null && this.#amountText !== '';
+    const reading = readAmount(ours ? text.replace(/\./g, '') : text);
     this.clearIssue('amount');
     if (reading.kind === 'amount' || reading.kind === 'empty') {
       this.#amountDigits = reading.kind === 'amount' ? reading.digits : '';

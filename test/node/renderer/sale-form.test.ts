@@ -37,6 +37,22 @@ test('an amount that is not whole rupiah is kept as typed, shown with its rule, 
   expect(form.amount).toBe(12000);
 });
 
+test('digits typed into the regrouped amount go into the amount: the field’s own dots are not the cashier’s', () => {
+  const form = new SaleForm();
+  for (const key of ['2', '5', '0', '0']) form.setAmountText(form.amountText + key, { digitsTyped: true });
+  expect(form.amountText).toBe('2.500');
+  // The field shows "2.500"; one more 0 typed at its end reads "2.5000".
+  form.setAmountText('2.5000', { digitsTyped: true });
+  expect(form.amountText).toBe('25.000');
+  expect(form.amountError).toBeNull();
+  // A deletion in the middle ("25.00" after deleting a 0) is the same amount less that digit.
+  form.setAmountText('25.00', { digitsTyped: true });
+  expect(form.amountText).toBe('2.500');
+  // A dot the cashier typed is theirs, and read strictly.
+  form.setAmountText('2.500.', { digitsTyped: false });
+  expect(form.amountReadable).toBe(false);
+});
+
 test('a dot-grouped amount half typed shows no message until the cashier leaves the field or charges', () => {
   const form = new SaleForm();
   form.setAmountText('12.5');
