@@ -288,5 +288,12 @@ describe('the OS printer chosen in settings (the desktop app prints through Elec
       message: 'Test page printed on EPSON TM-T82.',
     });
     expect(jobs[1]!.html).toMatch(/CETAK UJI|TEST PRINT/);
+
+    // A payment slip goes to the same device, as HTML of the paper width.
+    const va = await host.app.createOrder({ methodId: 'va_bni', amount: 150000, itemName: 'Beras' });
+    expect(await host.app.printPaymentSlip(va.order!.id)).toEqual({ ok: true, message: 'Payment slip printed.' });
+    expect(jobs[2]!.options).toEqual({ deviceName: 'EPSON TM-T82', silent: true });
+    expect(jobs[2]!.html).toContain('SLIP PEMBAYARAN');
+    expect(jobs[2]!.html).toContain('size: 80mm');
   });
 });
