@@ -21,6 +21,7 @@ import { ManagerService, type SettingsEffect } from './core/manager-service';
 import { systemClock } from './core/ports';
 import { buildReceipt, buildTestReceipt, type Receipt } from './core/receipts/receipt-model';
 import { renderReceiptHtml } from './core/receipts/receipt-html';
+import { buildPaymentSlip } from './core/receipts/slip-model';
 import { renderEscPos } from './core/receipts/receipt-escpos';
 import { KeychainSecretStore, KeychainUnavailableError, secretStatus } from './adapters/keychain-secret-store';
 import { OverrideSecretStore } from './adapters/override-secret-store';
@@ -341,12 +342,26 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           training: loket.training,
           printedAt: new Date(),
         });
+      const slipOf = (order: Order) =>
+        buildPaymentSlip(order, {
+          ...receiptContext(settings()),
+          method: loket.methods.find((m) => m.id === order.methodId),
+          training: loket.training,
+          printedAt: clock.now(),
+        });
       const receipts: ReceiptPort = {
         html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
         print: async (order: Order, { copy }: { copy: boolean }) => {
           const printer = printerOf(settings());
           if (!printer) throw new Error('No printer is set up: print from this screen instead.');
           await printer.send(receiptOf(order, copy));
+        },
+        slipHtml: (order, { paper }) => renderReceiptHtml(slipOf(order), { paper }),
+        printSlip: async (order: Order) => {
+          const slip = slipOf(order);
+          const printer = printerOf(settings());
+          if (!printer) throw new Error('No printer is set up: print from this screen instead.');
+          await printer.send(slip);
         },
       };
 

@@ -83,6 +83,9 @@ export const apiArgSchemas = {
   displayState: z.tuple([]),
   receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
   printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
+  /** The payment slip of a VA or store-code order waiting for payment (docs/receipts.md, "The payment slip"). */
+  paymentSlip: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]) }).strict()]),
+  printPaymentSlip: z.tuple([orderId]),
   currentSale: z.tuple([]),
   parkSale: z.tuple([orderId]),
 
@@ -217,6 +220,13 @@ export interface DisplayOrder {
   state: OrderState;
   expiresAt?: string;
   instruction?: PaymentInstruction;
+  /** An SMS reply without a short code: the number the SMS to reply to goes to, masked (smsReplyNumber). */
+  smsTo?: string;
+  /**
+   * An order whose outcome is open because the gateway did not take it (an outage, or the request never left):
+   * nothing was charged. The display says so rather than "being checked".
+   */
+  notCharged?: true;
 }
 
 export interface DisplayState {
@@ -252,6 +262,8 @@ interface Results {
   displayState: DisplayState;
   receipt: ReceiptView;
   printReceipt: PrintResult;
+  paymentSlip: ReceiptView;
+  printPaymentSlip: PrintResult;
   currentSale: CurrentSale | null;
   parkSale: null;
   tillStatus: TillStatus;
@@ -302,6 +314,8 @@ export const ORDER_API_METHODS = [
   'displayState',
   'receipt',
   'printReceipt',
+  'paymentSlip',
+  'printPaymentSlip',
   'currentSale',
   'parkSale',
 ] as const satisfies readonly ApiMethodName[];

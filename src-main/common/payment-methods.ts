@@ -24,9 +24,10 @@ export const paymentMethodSchema = z
     label,
     requiresCustomerName: z.boolean(),
     /**
-     * Loket asks the cashier for the customer's phone (plain carrier billing charges that number). Loket's
-     * rule, not the interface's: `user_mdn` is optional for every method at the gateway, and an SMS-reply
-     * method needs none (the customer replies from their own phone).
+     * Loket asks the cashier for the customer's phone: plain carrier billing charges that number, and an SMS-reply
+     * method without a short code sends the SMS to reply to to it (see asksForPhone in payment-instruction.ts). Loket's rule, not the
+     * interface's: `user_mdn` is optional for every method at the gateway, and an SMS-reply method with a short
+     * code needs none (the customer texts the short code from their own phone).
      */
     requiresPhone: z.boolean().default(false),
     /** The interface: `short_code` is sent "for two carriers' SMS methods". */

@@ -12,7 +12,8 @@ import {
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
-import { OrderStateError } from '../common/order-policy';
+import { OrderRuleError, OrderStateError } from '../common/order-policy';
+import { smsReplyNumber } from '../common/payment-instruction';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { StaffSummary } from '../common/staff';
 import { publicFailure } from './gateway/client';
@@ -28,6 +29,10 @@ export interface ReceiptPort {
   html(order: Order, options: { paper: 58 | 80; copy: boolean }): string;
   /** Sends the receipt to the network printer; rejects with plain words when it cannot. */
   print?(order: Order, options: { copy: boolean }): Promise<void>;
+  /** The payment slip of a VA or store-code order waiting for payment (core/receipts/slip-model.ts). */
+  slipHtml(order: Order, options: { paper: 58 | 80 }): string;
+  /** Sends the payment slip to the printer set up; rejects with plain words when it cannot. */
+  printSlip?(order: Order): Promise<void>;
 }
 
 export interface AppServiceDeps {
@@ -62,6 +67,13 @@ export interface AppServiceDeps {
  */
 export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private displayOrderId: string | null = null;
+  /**
+   * Orders whose last charge the gateway certainly did not take (retry safety `safe_to_resend`: an outage, or the
+   * request never left): nothing was charged, and the display says so. Known from the charge's outcome only.
+   */
+  private readonly notCharged = new Set<string>();
+  /** Orders being sent again (retryOrder): their outcome is open until the answer comes. */
+  private readonly retrying = new Set<string>();
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly unsubscribe: () => void;
 
@@ -72,6 +84,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     if (order && (OPEN_SALE_STATES.includes(order.state) || (order.state === 'paid' && !this.receiptPrinted(order.id))))
       this.displayOrderId = order.id;
     this.unsubscribe = deps.log.onChange((order) => {
+      if (order.state !== 'unknown') this.notCharged.delete(order.id);
       this.emit({ type: 'order', order });
       if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayStateOf(order) });
     });
@@ -152,7 +165,17 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   async retryOrder(id: string): Promise<ChargeResult> {
     this.deps.log.require(id);
-    return this.settleCharge(await this.deps.orders.resolve(id, this.cashier(false)));
+    // While the same order goes out again its outcome is open: the display says "being checked" until it settles.
+    this.retrying.add(id);
+    this.notCharged.delete(id);
+    if (id === this.displayOrderId) this.emit({ type: 'display', state: this.displayState() });
+    let outcome: CreateOutcome;
+    try {
+      outcome = await this.deps.orders.resolve(id, this.cashier(false));
+    } finally {
+      this.retrying.delete(id);
+    }
+    return this.settleCharge(outcome);
   }
 
   getOrder(id: string): Order | null {
@@ -201,6 +224,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const info = this.deps.info();
     const display = this.deps.display?.();
     const method = order ? this.deps.methods.find((m) => m.id === order.methodId) : undefined;
+    const smsTo = order ? smsReplyNumber(order) : undefined;
     return {
       mode: info.mode,
       storeName: info.storeName,
@@ -217,42 +241,93 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
             state: order.state,
             ...(order.expiresAt ? { expiresAt: order.expiresAt } : {}),
             ...(order.instruction ? { instruction: order.instruction } : {}),
+            ...(smsTo ? { smsTo } : {}),
+            ...(this.nothingCharged(order) ? { notCharged: true as const } : {}),
           }
         : null,
     };
   }
 
+  /**
+   * The receipt's HTML, for the screen's print. A receipt after the first one of the sale is a copy (COPY /
+   * SALINAN) whatever the caller asked: there is one original per sale.
+   */
   receipt(id: string, options: { paper: 58 | 80; copy: boolean }): { html: string } {
     const order = this.deps.log.require(id);
+    const copy = options.copy || this.originalIssued(id);
     this.deps.log.note(id, {
       source: 'cashier',
-      reason: `receipt shown for printing (${options.paper} mm${options.copy ? ', copy' : ''})`,
-      payload: { receipt: 'shown', copy: options.copy },
+      reason: `receipt shown for printing (${options.paper} mm${copy ? ', copy' : ''})`,
+      payload: { receipt: 'shown', copy },
     });
-    return { html: this.deps.receipts.html(order, options) };
+    return { html: this.deps.receipts.html(order, { paper: options.paper, copy }) };
   }
 
+  /** Prints the receipt on the printer set up; after the sale's first receipt, it is a copy (see receipt()). */
   async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
     const order = this.deps.log.require(id);
     if (!this.deps.receipts.print)
       return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
+    const copy = options.copy || this.originalIssued(id);
     try {
-      await this.deps.receipts.print(order, options);
+      await this.deps.receipts.print(order, { copy });
       this.deps.log.note(id, {
         source: 'cashier',
-        reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}`,
-        payload: { receipt: 'printed', copy: options.copy },
+        reason: `receipt printed on the network printer${copy ? ' (copy)' : ''}`,
+        payload: { receipt: 'printed', copy },
       });
-      return { ok: true, message: options.copy ? 'Copy printed.' : 'Receipt printed.' };
+      return { ok: true, message: copy ? 'Copy printed.' : 'Receipt printed.' };
     } catch (err) {
-      // The sale stands whatever the printer does; the cashier is told and can print again.
-      this.deps.log.note(id, { source: 'cashier', reason: `receipt printer failed: ${(err as Error).message}` });
+      // The sale stands whatever the printer does; the cashier is told and can print again. A printer that took
+      // the job and did not finish may have printed it: the next one is a copy then, never a second original.
+      const maybe = (err as { reason?: unknown }).reason === 'unfinished';
+      this.deps.log.note(id, {
+        source: 'cashier',
+        reason: `receipt printer failed: ${(err as Error).message}`,
+        ...(maybe ? { payload: { receipt: 'uncertain', copy } } : {}),
+      });
       return { ok: false, message: (err as Error).message };
     }
   }
 
+  /** The payment slip's HTML, for the screen's print: only for a VA or store code waiting for payment. */
+  paymentSlip(id: string, options: { paper: 58 | 80 }): { html: string } {
+    const order = this.deps.log.require(id);
+    const html = this.deps.receipts.slipHtml(order, options);
+    this.deps.log.note(id, { source: 'cashier', reason: `payment slip shown for printing (${options.paper} mm)` });
+    return { html };
+  }
+
+  /** Prints the payment slip on the printer set up (network or the OS's); a failure changes nothing of the sale. */
+  async printPaymentSlip(id: string): Promise<{ ok: boolean; message: string }> {
+    const order = this.deps.log.require(id);
+    if (!this.deps.receipts.printSlip)
+      return { ok: false, message: 'No printer is set up: print from this screen instead.' };
+    try {
+      await this.deps.receipts.printSlip(order);
+    } catch (err) {
+      if (err instanceof OrderRuleError) throw err;
+      this.deps.log.note(id, { source: 'cashier', reason: `payment slip printer failed: ${(err as Error).message}` });
+      return { ok: false, message: (err as Error).message };
+    }
+    this.deps.log.note(id, { source: 'cashier', reason: 'payment slip printed' });
+    return { ok: true, message: 'Payment slip printed.' };
+  }
+
+  /**
+   * An open outcome that is not open at the gateway: the last charge was certainly not taken (remembered from its
+   * outcome), or the order is recorded as never sent (after a restart too) and is not being sent again now.
+   */
+  private nothingCharged(order: Order): boolean {
+    if (order.state !== 'unknown' || this.retrying.has(order.id)) return false;
+    return this.notCharged.has(order.id) || order.delivery === 'not_sent';
+  }
+
   private settleCharge(outcome: CreateOutcome): ChargeResult {
     if (outcome.order) {
+      const safe = !outcome.ok && publicFailure(outcome.failure, outcome.order.state).retry === 'safe_to_resend';
+      if (safe) this.notCharged.add(outcome.order.id);
+      else this.notCharged.delete(outcome.order.id);
       // The customer sees the new order at once, whatever its outcome (the order in hand: no read again).
       this.setCurrent(outcome.order.id);
       this.emit({ type: 'display', state: this.displayStateOf(outcome.order) });
@@ -289,6 +364,14 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       // must not turn a charge the gateway took into an error (the log's own pending writes handle the order).
       console.error(`[counter] the sale on the display could not be remembered: ${(err as Error).message}`);
     }
+  }
+
+  /** The sale's original receipt has been issued (printed, shown for printing, or maybe printed): the rest are copies. */
+  private originalIssued(id: string): boolean {
+    return this.deps.log.events(id).some((e) => {
+      const p = e.payload as { receipt?: unknown } | undefined;
+      return e.type === 'note' && (p?.receipt === 'shown' || p?.receipt === 'printed' || p?.receipt === 'uncertain');
+    });
   }
 
   private receiptPrinted(id: string): boolean {

@@ -95,6 +95,32 @@ describe('outage is not refusal', () => {
     expect(retried).toMatchObject({ ok: true, order: { id: failed.order!.id, state: 'awaiting_payment' } });
   });
 
+  it('the display says nothing was charged after an outage, and "being checked" only for a truly unknown outcome', async () => {
+    const dir = tempDir('loket-outage-display-');
+    dirs.push(dir);
+    const h = await host(dir.path);
+    const shown: unknown[] = [];
+    h.app.subscribe((event) => {
+      if (event.type === 'display') shown.push(event.state.order?.notCharged);
+    });
+    h.loket.sandbox!.faults.set({ http_status: 503, count: 1 });
+    const failed = await h.app.createOrder(qris);
+    const id = failed.order!.id;
+    expect((await h.app.displayState()).order).toMatchObject({ state: 'unknown', notCharged: true });
+
+    // Sent again and lost (the gateway stored it, then the connection dropped): it may exist now.
+    h.loket.sandbox!.faults.set({ drop_after_store: true, count: 3 });
+    const lost = await h.app.retryOrder(id);
+    expect(lost).toMatchObject({ ok: false, failure: { retry: 'may_exist' } });
+    const display = (await h.app.displayState()).order!;
+    expect(display.state).toBe('unknown');
+    expect(display.notCharged).toBeUndefined();
+    // While it was being sent again, the display said "being checked" too, never "nothing was charged".
+    expect(shown[0]).toBe(true);
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown.slice(1)).not.toContain(true);
+  });
+
   it('a 4xx refusal stays a refusal: final, with the retcode', async () => {
     const dir = tempDir('loket-refusal-');
     dirs.push(dir);

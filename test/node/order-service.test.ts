@@ -83,17 +83,35 @@ describe('OrderService.create', () => {
     expect(loket.log.events(order.id).map((e) => e.source)).toEqual(['cashier', 'gateway']);
   });
 
-  it("a phone: optional for an SMS reply (the interface's rule), asked for plain carrier billing (Loket's)", async () => {
-    const sms = await loket.orders.create({ methodId: 'airtime_xl', amount: 10000, itemName: 'Pulsa' }, cashier);
+  it("a phone: optional for an SMS reply to a short code (the interface's rule), asked where a number is used (Loket's)", async () => {
+    const sms = await loket.orders.create({ methodId: 'airtime_telkomsel', amount: 10000, itemName: 'Pulsa' }, cashier);
     expect(sms).toMatchObject({ ok: true, order: { state: 'awaiting_payment', instruction: { type: 'sms_reply' } } });
-    const billing = await loket.orders.create({ methodId: 'airtime_tri', amount: 10000, itemName: 'Pulsa' }, cashier);
-    expect(billing.ok).toBe(false);
-    if (!billing.ok) {
-      expect(billing.failure.class).toBe('invalid_input');
-      expect(billing.order).toBeUndefined();
-      if (billing.failure.class === 'invalid_input')
-        expect(billing.failure.issues).toEqual([expect.objectContaining({ field: 'user_mdn', rule: 'required' })]);
+    // Plain carrier billing charges the number; an SMS reply without a short code is sent to it.
+    for (const methodId of ['airtime_tri', 'airtime_xl']) {
+      const refused = await loket.orders.create({ methodId, amount: 10000, itemName: 'Pulsa' }, cashier);
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) {
+        expect(refused.failure.class).toBe('invalid_input');
+        expect(refused.order).toBeUndefined();
+        if (refused.failure.class === 'invalid_input')
+          expect(refused.failure.issues).toEqual([expect.objectContaining({ field: 'user_mdn', rule: 'required' })]);
+      }
     }
+    const xl = await loket.orders.create(
+      { methodId: 'airtime_xl', amount: 10000, itemName: 'Pulsa', phone: '081798765432' },
+      cashier,
+    );
+    expect(xl).toMatchObject({ ok: true, order: { phone: '081798765432', instruction: { type: 'sms_reply' } } });
+  });
+
+  it('an SMS reply without a short code needs the phone even where a catalogue saved before says it does not', async () => {
+    const stale = loket.methods.map((m) => (m.id === 'airtime_xl' ? { ...m, requiresPhone: false } : m));
+    loket.setMethods(stale);
+    const refused = await loket.orders.create({ methodId: 'airtime_xl', amount: 10000, itemName: 'Pulsa' }, cashier);
+    expect(refused.ok ? null : refused.failure).toMatchObject({
+      class: 'invalid_input',
+      message: "user_mdn: the customer's phone number is needed for airtime_xl (the SMS to reply to is sent to it)",
+    });
   });
 
   it('invalid input: nothing is logged and nothing is sent', async () => {

@@ -33,7 +33,7 @@ async function service(save: (id: string | null) => void) {
     methods: l.methods,
     items: [],
     clock: systemClock,
-    receipts: { html: () => '' },
+    receipts: { html: () => '', slipHtml: () => '' },
     saleMemory: { load: () => null, save },
   });
 }

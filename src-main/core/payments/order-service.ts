@@ -1,6 +1,7 @@
 import { parseGatewayDate } from '../../common/gateway-time';
 import { GATEWAY_STATUS_STATE, checkReason, gatewayStatusEffect } from '../../common/order-policy';
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
+import { asksForPhone } from '../../common/payment-instruction';
 import type { PaymentKind } from '../../common/payment-methods';
 import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, InquiryStatus } from '../gateway/client';
 import type { OrderLog, WriteOptions } from '../orders/order-log';
@@ -83,9 +84,12 @@ export class OrderService {
 
     const prepared = this.client.prepare(body);
     if (!prepared.ok) return { ok: false, failure: prepared.failure };
-    if (prepared.method.requiresPhone && prepared.request.user_mdn === undefined) {
-      // Loket's rule for plain carrier billing (it charges that number); the gateway's field is optional.
-      const message = `user_mdn: the customer's phone number is needed for ${prepared.method.id} (carrier billing charges it)`;
+    if (asksForPhone(prepared.method) && prepared.request.user_mdn === undefined) {
+      // Loket's rule (asksForPhone): carrier billing charges that number, or the carrier's SMS to reply to goes to it;
+      // the gateway's field is optional.
+      const why =
+        prepared.method.kind === 'airtime_sms' ? 'the SMS to reply to is sent to it' : 'carrier billing charges it';
+      const message = `user_mdn: the customer's phone number is needed for ${prepared.method.id} (${why})`;
       return {
         ok: false,
         failure: { class: 'invalid_input', message, issues: [{ field: 'user_mdn', rule: 'required', message }] },

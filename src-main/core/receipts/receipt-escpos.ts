@@ -164,6 +164,20 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
     style('normal', false);
   }
 
+  if (receipt.code) {
+    // A slip's code as large as fits: double size when it fits half the columns, else double height; it wraps
+    // only between its groups of four.
+    p.alignLeft();
+    p.drawLine();
+    p.alignCenter();
+    style('normal', true);
+    printWrapped(receipt.code.label);
+    const code = txt(receipt.code.text);
+    style(code.length <= half ? 'big' : 'tall', true);
+    printWrapped(code, code.length <= half ? half : width);
+    style('normal', false);
+  }
+
   p.alignLeft();
   p.drawLine();
   for (const line of receipt.lines) {
@@ -195,6 +209,19 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
   }
   p.alignLeft();
   p.drawLine();
+  if (receipt.steps) {
+    style('normal', true);
+    printWrapped(receipt.steps.title);
+    style('normal', false);
+    // "1. " then the step, its next lines under the step's first letter.
+    receipt.steps.items.forEach((item, i) => {
+      const number = `${i + 1}. `;
+      wrapText(txt(item), width - number.length).forEach((part, j) =>
+        p.println(`${j === 0 ? number : ' '.repeat(number.length)}${part}`),
+      );
+    });
+    p.drawLine();
+  }
 
   sandbox.forEach(sandboxBand);
   p.alignCenter();

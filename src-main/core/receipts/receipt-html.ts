@@ -27,12 +27,21 @@ const LINE_HEIGHT = 1.3;
 const CHAR_EM = 0.61;
 const GAP_MM = 2;
 const SIZE = { store: 1.35, title: 1.1, sandbox: 1.15, copy: 1.8, total: 2.3, printed: 0.85 } as const;
+/** A slip's code is as large as one line of the paper allows, between these sizes (× the base size). */
+const CODE_SIZE = { min: 1.2, max: 2.3 } as const;
+
+/** The type size in mm of a slip's code: as large as fits on one line, within CODE_SIZE. */
+function codeFontMm(code: string, paper: PaperWidth): number {
+  const f = BASE_FONT_MM[paper];
+  const fit = PRINTABLE_WIDTH_MM[paper] / (Math.max(1, [...code].length) * CHAR_EM);
+  return Math.min(f * CODE_SIZE.max, Math.max(f * CODE_SIZE.min, fit));
+}
 
 function mm(n: number): string {
   return `${Number(n.toFixed(2))}mm`;
 }
 
-function css(paper: PaperWidth, pageHeightMm: number): string {
+function css(paper: PaperWidth, pageHeightMm: number, codeMm: number): string {
   const width = PRINTABLE_WIDTH_MM[paper];
   const f = BASE_FONT_MM[paper];
   // Chromium (Electron, Chrome) does not accept `auto` as a page height and would fall back to A4/Letter; it
@@ -72,6 +81,13 @@ dd { margin: 0 0 0 auto; min-width: 0; max-width: 100%; text-align: right; overf
 .notes p { margin: 0.5mm 0; }
 .thanks { font-weight: 700; margin: 2mm 0 1mm; }
 .printed { font-size: ${mm(f * SIZE.printed)}; }
+/* A payment slip's code: large, and broken only between its groups of four, never inside one. */
+.code { text-align: center; margin: 1mm 0; }
+.code-label { font-weight: 700; }
+.code-value { font-size: ${mm(codeMm)}; font-weight: 700; line-height: 1.2; overflow-wrap: normal; word-break: keep-all; }
+.steps-title { font-weight: 700; }
+.steps ol { margin: 0.5mm 0 0; padding-left: 1.8em; }
+.steps li { margin: 0.3mm 0; overflow-wrap: anywhere; }
 @media screen {
   html { background: #e8e8e8; }
   body { margin: 4mm auto; padding: 3mm ${mm((paper - width) / 2)} 5mm; width: ${paper}mm; background: #fff; box-shadow: 0 0 2mm rgba(0, 0, 0, 0.25); }
@@ -130,6 +146,11 @@ export function estimatePageHeightMm(receipt: Receipt, paper: PaperWidth): numbe
   header += 1.5 + rows(receipt.title, w, f * SIZE.title, 0.05) * line(f * SIZE.title);
   blocks.push([0, header, 0]);
   blocks.push(...receipt.marks.filter((m) => m.kind === 'copy').map(markBlock));
+  if (receipt.code) {
+    blocks.push(rule);
+    const size = codeFontMm(receipt.code.text, paper);
+    blocks.push([1, line(f) + rows(receipt.code.text, w, size) * 1.2 * size, 1]);
+  }
   blocks.push(rule);
   let dl = 0;
   for (const l of receipt.lines) {
@@ -144,6 +165,13 @@ export function estimatePageHeightMm(receipt: Receipt, paper: PaperWidth): numbe
     blocks.push([1.5, notes, 1.5]);
   }
   blocks.push(rule);
+  if (receipt.steps) {
+    // Numbered items indented by 1.8 em: each wraps within the width left beside its number.
+    const inner = w - 1.8 * f;
+    const items = receipt.steps.items.reduce((sum, item) => sum + rows(item, inner, f) * line(f) + 0.6, 0);
+    blocks.push([0, line(f) + 0.5 + items, 0]);
+    blocks.push(rule);
+  }
   blocks.push(...sandbox);
   const printed =
     rows(`${receipt.printedAt.label} ${receipt.printedAt.value}`, w, f * SIZE.printed) * line(f * SIZE.printed);
@@ -181,6 +209,14 @@ export function renderReceiptHtml(receipt: Receipt, opts: ReceiptHtmlOptions): s
     ? `\n<div class="notes">${receipt.notes.map((n) => `<p>${e(n)}</p>`).join('')}</div>`
     : '';
   const title = `${receipt.title} ${receipt.lines.find((l) => l.key === 'order')?.value ?? ''}`.trim();
+  const code = receipt.code
+    ? `\n<hr>\n<div class="code"><div class="code-label">${e(receipt.code.label)}</div><div class="code-value">${e(receipt.code.text)}</div></div>`
+    : '';
+  const steps = receipt.steps
+    ? `\n<section class="steps"><div class="steps-title">${e(receipt.steps.title)}</div><ol>${receipt.steps.items
+        .map((item) => `<li>${e(item)}</li>`)
+        .join('')}</ol></section>\n<hr>`
+    : '';
 
   return `<!doctype html>
 <html lang="${e(receipt.lang)}">
@@ -189,7 +225,7 @@ export function renderReceiptHtml(receipt: Receipt, opts: ReceiptHtmlOptions): s
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(title)}</title>
-<style>${css(paper, estimatePageHeightMm(receipt, paper))}</style>
+<style>${css(paper, estimatePageHeightMm(receipt, paper), receipt.code ? codeFontMm(receipt.code.text, paper) : BASE_FONT_MM[paper])}</style>
 </head>
 <body class="paper-${paper} ${receipt.paid ? 'paid' : 'unpaid'}">
 ${sandbox.map(mark).join('\n')}
@@ -200,14 +236,14 @@ ${sandbox.map(mark).join('\n')}
 ${receipt.marks
   .filter((m) => m.kind === 'copy')
   .map(mark)
-  .join('\n')}
+  .join('\n')}${code}
 <hr>
 <dl>
 ${rows}
 </dl>
 <hr>
 <div class="total"><div class="total-label">${e(receipt.total.label)}</div><div class="total-value">${e(receipt.total.text)}</div></div>${notes}
-<hr>
+<hr>${steps}
 ${sandbox.map(mark).join('\n')}
 <footer>
 <div class="thanks">${e(receipt.footer)}</div>

@@ -2,6 +2,7 @@ import type { Lang } from '../../common/app-info';
 import { formatGatewayDate } from '../../common/gateway-time';
 import { formatRupiah } from '../../common/money';
 import type { Order, OrderState } from '../../common/order';
+import { maskPhone } from '../../common/payment-instruction';
 import type { PaymentMethod } from '../../common/payment-methods';
 
 /**
@@ -34,7 +35,10 @@ export type ReceiptLineKey =
   | 'customer'
   | 'transaction'
   | 'reason'
-  | 'status';
+  | 'status'
+  /** A payment slip's bank or store, and the time to pay before. */
+  | 'provider'
+  | 'deadline';
 
 export interface ReceiptLine {
   /** What the line is, for renderers and tests; never shown. */
@@ -59,6 +63,10 @@ export interface Receipt {
   notes: string[];
   footer: string;
   printedAt: { label: string; value: string };
+  /** A payment slip (slip-model.ts): the code to pay with, printed large and grouped for reading. */
+  code?: { label: string; text: string };
+  /** A payment slip: how to pay, in short numbered steps. */
+  steps?: { title: string; items: string[] };
 }
 
 export interface ReceiptContext {
@@ -80,7 +88,8 @@ export interface ReceiptContext {
   printedAt: Date;
 }
 
-type Text = Record<Lang, string>;
+/** A text in each of the receipt's languages. */
+export type Text = Record<Lang, string>;
 
 const TEXT = {
   titlePaid: { id: 'STRUK PEMBAYARAN', en: 'PAYMENT RECEIPT' },
@@ -110,6 +119,9 @@ const TEXT = {
   footer: { id: 'Terima kasih', en: 'Thank you' },
   printedAt: { id: 'Dicetak', en: 'Printed' },
 } satisfies Record<string, Text>;
+
+/** The receipt's words, shared with the payment slip (slip-model.ts) so both say a thing the same way. */
+export const RECEIPT_TEXT: typeof TEXT = TEXT;
 
 /** What each state prints as its status. Only `paid` reads LUNAS/PAID. */
 export const RECEIPT_STATUS: Readonly<Record<OrderState, Text>> = {
@@ -150,12 +162,6 @@ export function formatReceiptTime(date: Date, timeZone: string): string {
 function showStoredTime(iso: string, timeZone: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : formatReceiptTime(date, timeZone);
-}
-
-/** Keeps the last four digits of a phone number: a receipt leaves the shop. */
-function maskPhone(phone: string): string {
-  const visible = phone.slice(-4);
-  return `${'*'.repeat(Math.max(0, Math.min(phone.length - 4, 8)))}${visible}`;
 }
 
 /** Builds the receipt of an order. Pure: the same order and context always give the same receipt. */
@@ -223,7 +229,9 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
 }
 
 /** The store's name, then its address and its own header lines, one per line as the manager typed them. */
-function receiptHeader(ctx: Pick<ReceiptContext, 'storeName' | 'storeAddress' | 'headerText'>): Receipt['header'] {
+export function receiptHeader(
+  ctx: Pick<ReceiptContext, 'storeName' | 'storeAddress' | 'headerText'>,
+): Receipt['header'] {
   const header: Receipt['header'] = { storeName: ctx.storeName };
   const under = [ctx.storeAddress, ctx.headerText].filter((text): text is string => Boolean(text));
   if (under.length > 0) header.storeAddress = under.join('\n');

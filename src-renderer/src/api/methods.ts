@@ -18,6 +18,8 @@ const METHODS = {
   displayState: true,
   receipt: true,
   printReceipt: true,
+  paymentSlip: true,
+  printPaymentSlip: true,
   currentSale: true,
   parkSale: true,
   tillStatus: true,

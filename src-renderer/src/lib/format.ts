@@ -7,11 +7,6 @@ export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 }
 
-/** The digits of a typed amount, without leading zeros, at most `maxDigits` long. */
-export function amountDigits(text: string, maxDigits = 12): string {
-  return text.replace(/\D/g, '').replace(/^0+/, '').slice(0, maxDigits);
-}
-
 const LOCALE: Record<Lang, string> = { id: 'id-ID', en: 'en-GB' };
 
 function formatter(lang: Lang, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
@@ -87,10 +82,7 @@ export function formatCountdown(ms: number): string {
   return h > 0 ? `${two(h)}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
 }
 
-/** A VA number or store code in groups of four, as people read it aloud and type it: "8808 3715 5096 7166". */
-export function groupInFours(code: string): string {
-  return code.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
-}
+export { groupInFours } from '../../../src-main/common/payment-instruction';
 
 /**
  * The gateway's `expired_date` ("YYYY-MM-DD HH:MM:SS", a wall-clock time in the gateway's zone) shown as the

@@ -123,6 +123,11 @@ export class ChargeManager {
 
   async charge(): Promise<ChargeOutcome> {
     if (!this.canCharge) return 'busy';
+    // An amount that is not whole rupiah is refused here, with its rule at the field: nothing is sent.
+    if (!this.form.commitAmount()) {
+      this.#problem = null;
+      return 'issues';
+    }
     markCharge();
     this.#charging = true;
     this.#problem = null;

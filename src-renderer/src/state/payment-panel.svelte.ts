@@ -1,11 +1,12 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { LoketApi } from '../../../src-main/common/api';
 import type { Order } from '../../../src-main/common/order';
+import { hasPaymentSlip } from '../../../src-main/common/payment-instruction';
 import { toCallError, type CallError } from '../api/errors';
 import { isNotOlder } from './order-time';
 import type { Paper } from './preferences.svelte';
 
-export type PanelAction = 'simulate' | 'cancel' | 'print' | 'park';
+export type PanelAction = 'simulate' | 'cancel' | 'print' | 'slip' | 'park';
 
 /**
  * The outcome of the last action on the panel, worded by the view in the screen's language (a language
@@ -13,6 +14,9 @@ export type PanelAction = 'simulate' | 'cancel' | 'print' | 'park';
  */
 export type Notice =
   | { kind: 'printed'; auto: boolean }
+  /** The payment slip went to the printer set up, or did not (`detail`: the printer's own words, English). */
+  | { kind: 'slip_printed' }
+  | { kind: 'slip_failed'; detail: string }
   /** `detail`: the printer's or the server's own words (English), shown as a detail. */
   | { kind: 'print_failed'; detail: string }
   | { kind: 'error'; error: CallError }
@@ -21,11 +25,26 @@ export type Notice =
   | { kind: 'restored' };
 
 export function noticeOk(notice: Notice): boolean {
-  return notice.kind === 'printed' || notice.kind === 'parked' || notice.kind === 'restored';
+  return (
+    notice.kind === 'printed' ||
+    notice.kind === 'slip_printed' ||
+    notice.kind === 'parked' ||
+    notice.kind === 'restored'
+  );
 }
 
 export interface PaymentPanelDeps {
-  api: Pick<LoketApi, 'simulatePayment' | 'cancelOrder' | 'printReceipt' | 'receipt' | 'showOnDisplay' | 'parkSale'>;
+  api: Pick<
+    LoketApi,
+    | 'simulatePayment'
+    | 'cancelOrder'
+    | 'printReceipt'
+    | 'receipt'
+    | 'showOnDisplay'
+    | 'parkSale'
+    | 'paymentSlip'
+    | 'printPaymentSlip'
+  >;
   /** Training mode (the embedded sandbox): payments can be simulated. */
   training: () => boolean;
   /** Receipts go to a network printer rather than the browser's print dialog. */
@@ -207,6 +226,24 @@ export class PaymentPanelManager {
       const { html } = await this.#deps.api.receipt(orderId, { paper: this.#deps.paper(), copy });
       await this.#deps.printDocument(html);
       this.#markPrinted(orderId);
+    });
+  }
+
+  /**
+   * Prints the payment slip of the order on the panel (a VA or store code waiting for payment) once: on the printer
+   * set up, else with the browser's print of its HTML. It changes nothing of the sale.
+   */
+  async printSlip(): Promise<void> {
+    const order = this.#order;
+    if (!order || !hasPaymentSlip(order) || this.#busy) return;
+    await this.#act('slip', async () => {
+      if (this.#deps.networkPrinter()) {
+        const result = await this.#deps.api.printPaymentSlip(order.id);
+        this.#notice = result.ok ? { kind: 'slip_printed' } : { kind: 'slip_failed', detail: result.message };
+        return;
+      }
+      const { html } = await this.#deps.api.paymentSlip(order.id, { paper: this.#deps.paper() });
+      await this.#deps.printDocument(html);
     });
   }
 

@@ -1,8 +1,10 @@
 import type { CatalogueItem, ChargeInput } from '../../../src-main/common/api';
 import type { Order } from '../../../src-main/common/order';
 import type { FieldIssue, SEED_LIMITS } from '../../../src-main/common/order-request';
+import { asksForPhone } from '../../../src-main/common/payment-instruction';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
-import { amountDigits } from '../lib/format';
+import { readAmount, type AmountRule } from '../lib/amount-input';
+import { groupThousands } from '../lib/format';
 import { isFormField, type FormField } from '../lib/issues';
 
 /**
@@ -26,7 +28,14 @@ export class SaleForm {
   methodId = $state('');
   useHostedPage = $state(false);
 
+  /** What the amount field shows: the amount regrouped (25.000), or the text as typed while it is not one. */
+  #amountText = $state('');
+  /** The amount's digits ('' for none), or '' while the text is not an amount. */
   #amountDigits = $state('');
+  /** Why the text typed is not an amount (amount-input.ts), or null. */
+  #amountProblem = $state<AmountRule | null>(null);
+  /** The problem is shown: at once for a wrong character, else once the cashier leaves the field or charges. */
+  #amountProblemShown = $state(false);
   #itemName = $state('');
   /** Set by a quick item; dropped when the name is edited away from it. */
   #itemId = $state<string | undefined>(undefined);
@@ -43,6 +52,20 @@ export class SaleForm {
 
   get amountDigits(): string {
     return this.#amountDigits;
+  }
+
+  get amountText(): string {
+    return this.#amountText;
+  }
+
+  /** The rule the amount typed breaks, once it is to be shown; null when it is an amount (or not checked yet). */
+  get amountError(): AmountRule | null {
+    return this.#amountProblemShown ? this.#amountProblem : null;
+  }
+
+  /** The text typed is a whole rupiah amount (or empty): the form may charge it. */
+  get amountReadable(): boolean {
+    return this.#amountProblem === null;
   }
 
   get itemName(): string {
@@ -65,16 +88,41 @@ export class SaleForm {
     return this.#issues;
   }
 
-  setAmountText(text: string): void {
-    this.#amountDigits = amountDigits(text);
+  /**
+   * The amount field's text, read strictly (readAmount): an amount is kept and shown regrouped; anything else is
+   * kept as typed, with its rule — never turned into another amount.
+   */
+  setAmountText(text: string, options: { digitsTyped?: boolean } = {}): void {
+    // The field shows an amount regrouped (25.000): its dots are the field's own, not the cashier's. Digits typed
+    // into it (or a character deleted) leave those dots wherever they fall ("2.5000"); they are set again here.
+    const ours = options.digitsTyped && this.#amountProblem === null && this.#amountText !== '';
+    const reading = readAmount(ours ? text.replace(/\./g, '') : text);
     this.clearIssue('amount');
+    if (reading.kind === 'amount' || reading.kind === 'empty') {
+      this.#amountDigits = reading.kind === 'amount' ? reading.digits : '';
+      this.#amountText = groupThousands(this.#amountDigits);
+      this.#amountProblem = null;
+      this.#amountProblemShown = false;
+      return;
+    }
+    this.#amountDigits = '';
+    this.#amountText = text;
+    this.#amountProblem = reading.kind === 'incomplete' ? 'grouping' : reading.rule;
+    this.#amountProblemShown = reading.kind === 'invalid';
   }
 
+  /** The cashier is done with the amount (left the field, or charges): true when it can be charged, else its rule shows. */
+  commitAmount(): boolean {
+    if (this.#amountProblem !== null) this.#amountProblemShown = true;
+    return this.#amountProblem === null;
+  }
+
+  /** The keypad types into the amount as the keyboard does: onto the digits, or onto the text while it is not an amount. */
   press(key: KeypadKey): void {
-    if (key === 'clear') this.#amountDigits = '';
-    else if (key === 'backspace') this.#amountDigits = this.#amountDigits.slice(0, -1);
-    else this.#amountDigits = amountDigits(this.#amountDigits + key);
-    this.clearIssue('amount');
+    const base = this.#amountProblem === null ? this.#amountDigits : this.#amountText;
+    if (key === 'clear') this.setAmountText('');
+    else if (key === 'backspace') this.setAmountText(base.slice(0, -1));
+    else this.setAmountText(base + key);
   }
 
   /** Sets the item name, cut at the gateway's limit; returns the value kept. */
@@ -100,8 +148,7 @@ export class SaleForm {
     this.setItemName(item.name);
     this.#itemId = item.itemId;
     this.#itemIdName = this.#itemName;
-    this.#amountDigits = amountDigits(String(item.price));
-    this.clearIssue('amount');
+    this.setAmountText(String(item.price));
   }
 
   /** Keeps the chosen method when it is still offered, else takes the first one. */
@@ -130,7 +177,7 @@ export class SaleForm {
     const input: ChargeInput = { methodId: this.methodId, amount: this.amount, itemName: this.#itemName.trim() };
     if (this.#itemId) input.itemId = this.#itemId;
     if (method?.requiresCustomerName && this.#customerName.trim()) input.customerName = this.#customerName.trim();
-    if (method?.requiresPhone && this.#phone.trim()) input.phone = this.#phone.replace(/[\s-]/g, '');
+    if (method && asksForPhone(method) && this.#phone.trim()) input.phone = this.#phone.replace(/[\s-]/g, '');
     if (this.useHostedPage) input.api = 'v1';
     return input;
   }
@@ -141,7 +188,7 @@ export class SaleForm {
    */
   fillFrom(order: Order, methods: readonly PaymentMethod[]): void {
     this.reset();
-    this.#amountDigits = amountDigits(String(order.amount));
+    this.setAmountText(String(order.amount));
     this.#itemName = order.itemName;
     if (order.itemId) {
       this.#itemId = order.itemId;
@@ -158,7 +205,7 @@ export class SaleForm {
    */
   reset(): void {
     this.useHostedPage = false;
-    this.#amountDigits = '';
+    this.setAmountText('');
     this.#itemName = '';
     this.#itemId = undefined;
     this.#itemIdName = undefined;

@@ -7,10 +7,13 @@ test('the amount is grouped as it is typed, and the keypad edits it', async ({ c
   await amount.pressSequentially('1234567');
   await expect(amount).toHaveValue('1.234.567');
   await expect(cashier.getByRole('button', { name: /^Tagih/ })).toHaveText(/Tagih\s*Rp1\.234\.567/);
-  // Letters and leading zeros do not get in.
+  // Leading zeros go; a letter is not dropped silently: it stays, and the field says what an amount may hold.
   await amount.fill('');
-  await amount.pressSequentially('00a25b');
+  await amount.pressSequentially('0025');
   await expect(amount).toHaveValue('25');
+  await amount.pressSequentially('b');
+  await expect(amount).toHaveValue('25b');
+  await expect(cashier.locator('#sale-amount-error')).toContainText('Jumlah hanya berisi angka');
 
   const keypad = cashier.getByRole('group', { name: 'Papan angka' });
   await keypad.getByRole('button', { name: 'Kosongkan jumlah' }).click();

@@ -57,6 +57,54 @@ test('several field issues: each at its own field, translated, the first one foc
   await expect(cashier.locator('#sale-item-error')).toHaveText(/Item name is required\./);
 });
 
+test('an amount that is not whole rupiah is refused at the field with its rule, never charged as another', async ({
+  cashier,
+  loket,
+}) => {
+  const amount = cashier.getByRole('textbox', { name: /^Jumlah/ });
+  const message = cashier.locator('#sale-amount-error');
+  await cashier.getByLabel('Nama barang').fill('Kopi susu');
+  // Typed key by key: what was typed stays, and the rule shows at once.
+  await amount.pressSequentially('1e12');
+  await expect(amount).toHaveValue('1e12');
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(message).toContainText(
+    'Jumlah hanya berisi angka, titik pemisah ribuan dan Rp di depan (misalnya Rp25.000).',
+  );
+  await expect(cashier.getByRole('button', { name: /^Tagih/ })).toHaveText('Tagih');
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(amount).toBeFocused();
+  expect(await loket.call('listOrders', {})).toEqual([]);
+
+  await amount.fill('12,5');
+  await expect(amount).toHaveValue('12,5');
+  await expect(message).toContainText('Jumlah harus rupiah utuh, tanpa sen (tanpa koma): misalnya 25000 atau 25.000.');
+  await cashier.keyboard.press('Enter');
+  expect(await loket.call('listOrders', {})).toEqual([]);
+
+  // A dot-grouped amount half typed says nothing yet; leaving the field names the rule.
+  await amount.fill('12.5');
+  await expect(message).toHaveCount(0);
+  await cashier.getByLabel('Nama barang').focus();
+  await expect(message).toContainText(
+    'Jumlah: titik memisahkan ribuan, tiga angka setelah setiap titik (misalnya 25.000 atau 1.250.000).',
+  );
+  await cashier.getByLabel('Bahasa').selectOption('en');
+  await expect(message).toContainText(
+    'Amount: a dot separates thousands, three digits after each dot (for example 25.000 or 1.250.000).',
+  );
+  await cashier.getByLabel('Language').selectOption('id');
+
+  // The natural ways of writing a rupiah amount are taken as they are meant.
+  await amount.fill('Rp25.000');
+  await expect(amount).toHaveValue('25.000');
+  await expect(message).toHaveCount(0);
+  await expect(cashier.getByRole('button', { name: /^Tagih/ })).toHaveText(/Tagih\s+Rp25\.000/);
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-state', 'awaiting_payment');
+  expect(await loket.call('listOrders', {})).toMatchObject([{ amount: 25000 }]);
+});
+
 test('the item name stops at 25 characters, and the counter shows it', async ({ cashier }) => {
   const item = cashier.getByRole('textbox', { name: 'Nama barang' });
   await item.pressSequentially('Kopi susu');
@@ -86,6 +134,13 @@ test('an outage (HTTP 503, nothing stored) is not a refusal: nothing was charged
   await expect(cashier.getByTestId('problem-order-id')).toHaveText(order!.id);
   const retry = cashier.getByRole('button', { name: 'Coba lagi' });
   await expect(retry).toBeFocused();
+  // The customer is told the truth: nothing was charged, wait for the cashier — not "being checked".
+  const outcome = display.getByTestId('display-outcome');
+  await expect(outcome).toHaveAttribute('data-state', 'unknown');
+  await expect(outcome).toHaveAttribute('data-not-charged', 'true');
+  await expect(outcome.getByRole('heading')).toHaveText('Tidak ada yang ditagih');
+  await expect(display.getByTestId('display-outcome-text')).toHaveText('Mohon tunggu kasir.');
+  await expect(display.getByText('Pembayaran sedang diperiksa')).toHaveCount(0);
   // The order is still open: no second sale over it.
   await expect(cashier.getByRole('button', { name: /^Tagih/ })).toHaveAttribute('aria-disabled', 'true');
 
@@ -189,6 +244,7 @@ test('an outcome still unknown after the quick check: "do not charge again"; Che
   await expect(checkAgain).toBeFocused();
   await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'unknown');
   await expect(display.getByText('Pembayaran sedang diperiksa')).toBeVisible();
+  await expect(display.getByTestId('display-outcome')).not.toHaveAttribute('data-not-charged', 'true');
   // Charging again could take the money twice: the Charge button and Enter do nothing meanwhile.
   const charge = cashier.getByRole('button', { name: /^Tagih/ });
   await expect(charge).toHaveAttribute('aria-disabled', 'true');

@@ -126,20 +126,38 @@ test.describe('nothing lost on a reload', () => {
 });
 
 test.describe('printing', () => {
-  test('one click prints once, with no dialog in between; each click is one print', async ({ cashier }) => {
+  test('one click prints once, with no dialog in between; each click is one print, and every reprint says SALINAN', async ({
+    cashier,
+  }) => {
     await fillSale(cashier, { amount: 25000, item: 'Kopi susu', method: 'qris_dynamic' });
     await chargeToPanel(cashier);
     await cashier.getByRole('button', { name: /Simulasikan pembayaran/ }).click();
-    const print = cashier.getByRole('button', { name: 'Cetak struk' });
+    const print = cashier.getByTestId('print-receipt');
+    await expect(print).toHaveText('Cetak struk');
     await print.click();
     await expect.poll(() => prints(cashier)).toHaveLength(1);
     await expect(cashier.getByRole('dialog')).toHaveCount(0);
-    await expect(print).toHaveText('Cetak struk');
+    // The original is out: the button now prints a copy, and says so.
+    await expect(print).toHaveText('Cetak salinan');
     await print.click();
     await expect.poll(() => prints(cashier)).toHaveLength(2);
-    const [first] = await prints(cashier);
+    const [first, second] = await prints(cashier);
     expect(first).toContain('STRUK PEMBAYARAN');
     expect(first).toContain('Rp25.000');
+    expect(first).not.toContain('SALINAN');
+    expect(second).toContain('STRUK PEMBAYARAN');
+    expect(second).toContain('SALINAN');
+
+    // After a reload, the paid sale's receipt is still a copy, and Today's reprint is one too.
+    await cashier.reload();
+    await expect(print).toHaveText('Cetak salinan');
+    await print.click();
+    await expect.poll(() => prints(cashier)).toHaveLength(1);
+    expect((await prints(cashier))[0]).toContain('SALINAN');
+    await cashier.getByRole('tab', { name: /Hari ini/ }).click();
+    await cashier.getByRole('button', { name: /^Cetak ulang struk/ }).click();
+    await expect.poll(() => prints(cashier)).toHaveLength(2);
+    expect((await prints(cashier))[1]).toContain('SALINAN');
   });
 
   test('the automatic receipt: printed once when the sale is paid, and not again after a reload', async ({
@@ -163,9 +181,10 @@ test.describe('printing', () => {
     await expect(cashier.getByTestId('payment-panel')).toHaveAttribute('data-order-id', id);
     await expect(cashier.getByTestId('receipt-printed')).toBeVisible();
     expect(await prints(cashier)).toEqual([]);
-    // A copy is still one click away.
-    await cashier.getByRole('button', { name: 'Cetak struk' }).click();
+    // A copy is still one click away, and says so.
+    await cashier.getByRole('button', { name: 'Cetak salinan' }).click();
     await expect.poll(() => prints(cashier)).toHaveLength(1);
+    expect((await prints(cashier))[0]).toContain('SALINAN');
   });
 });
 

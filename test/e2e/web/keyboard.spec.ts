@@ -46,13 +46,16 @@ test('a whole sale by keyboard: amount, item, method, Enter, simulate, receipt, 
   await expect(display.getByTestId('display-outcome')).toHaveAttribute('data-state', 'paid');
 
   // The focus moves to the next thing to do; Enter prints the receipt once, with no dialog in between.
-  const print = cashier.getByRole('button', { name: 'Cetak struk' });
+  const print = cashier.getByTestId('print-receipt');
+  await expect(print).toHaveText('Cetak struk');
   await expect(print).toBeFocused();
   await cashier.keyboard.press('Enter');
   await expect.poll(() => prints(cashier)).toHaveLength(1);
   expect((await prints(cashier))[0]).toContain('LUNAS');
   await expect(cashier.getByRole('dialog')).toHaveCount(0);
+  // The focus stays on the button, which now prints a copy.
   await expect(print).toBeFocused();
+  await expect(print).toHaveText('Cetak salinan');
 
   await tabTo(cashier, cashier.getByRole('button', { name: /Penjualan baru/ }));
   await cashier.keyboard.press('Enter');

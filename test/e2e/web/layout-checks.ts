@@ -101,3 +101,81 @@ export async function offScreen(page: Page, selector: string): Promise<string | 
     return null;
   }, selector);
 }
+
+/**
+ * Each element matching `selector` (at least one must) is on screen as the page is, without scrolling anything:
+ * wholly inside the viewport and inside every box that clips it, and not covered (elementFromPoint at its centre
+ * finds it or something inside it). A radio or a checkbox counts by its label (the tile around it). Returns the
+ * problems, in words.
+ */
+export async function notShownWithoutScrolling(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const problems: string[] = [];
+    const found = Array.from(document.querySelectorAll(sel));
+    if (found.length === 0) return [`${sel}: not found`];
+    const describe = (el: Element): string => {
+      const h = el as HTMLElement;
+      const text = (h.getAttribute('aria-label') ?? h.innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 30);
+      return `${el.tagName.toLowerCase()}${h.id ? '#' + h.id : ''}${text ? ` "${text}"` : ''}`;
+    };
+    for (const found1 of found) {
+      const input = found1 instanceof HTMLInputElement && (found1.type === 'radio' || found1.type === 'checkbox');
+      const el = input ? (found1.closest('label') ?? found1) : found1;
+      const r = el.getBoundingClientRect();
+      if (r.top < -0.5 || r.left < -0.5 || r.bottom > window.innerHeight + 0.5 || r.right > window.innerWidth + 0.5) {
+        problems.push(
+          `${describe(el)}: ${r.top | 0}–${r.bottom | 0} is not within the ${window.innerHeight} px screen`,
+        );
+        continue;
+      }
+      let clipped = false;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowY === 'visible' && style.overflowX === 'visible') continue;
+        const b = a.getBoundingClientRect();
+        if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) {
+          problems.push(
+            `${describe(el)}: cut off by its scrolling box ${describe(a).slice(0, 40)} (${r.top | 0}–${r.bottom | 0} in ${b.top | 0}–${b.bottom | 0})`,
+          );
+          clipped = true;
+          break;
+        }
+      }
+      if (clipped) continue;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || (hit !== el && !el.contains(hit)))
+        problems.push(`${describe(el)}: covered by ${hit ? describe(hit) : 'nothing'}`);
+    }
+    return problems;
+  }, selector);
+}
+
+/** Boxes inside `selector` that would scroll (their content is taller than they are), in words. */
+export async function scrollingInside(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel);
+    if (!root) return [`${sel}: not found`];
+    return [root, ...Array.from(root.querySelectorAll('*'))]
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        return (style.overflowY === 'auto' || style.overflowY === 'scroll') && el.scrollHeight > el.clientHeight + 1;
+      })
+      .map((el) => `${el.tagName.toLowerCase()}#${el.id || '?'} scrolls: ${el.scrollHeight} > ${el.clientHeight}`);
+  }, selector);
+}
+
+/** How many lines the text of the element takes (its line boxes, by their distinct tops). */
+export async function lineCount(page: Page, selector: string): Promise<number> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return 0;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = new Set(
+      Array.from(range.getClientRects())
+        .filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)),
+    );
+    return tops.size;
+  }, selector);
+}

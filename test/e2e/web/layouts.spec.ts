@@ -5,21 +5,35 @@
 import type { Page } from '@playwright/test';
 import type { Order } from '../../../src-main/common/order';
 import { chargeToPanel, decodeQr, expect, fillSale, test } from './fixtures';
-import { layoutProblems, name, offScreen, resize, shot, type Size } from './layout-checks';
+import {
+  layoutProblems,
+  lineCount,
+  name,
+  notShownWithoutScrolling,
+  offScreen,
+  resize,
+  scrollingInside,
+  shot,
+  type Size,
+} from './layout-checks';
 
 const CASHIER_SIZES: Size[] = [
   { width: 800, height: 480 },
+  { width: 800, height: 600 },
   { width: 1024, height: 600 },
+  { width: 1024, height: 768 },
   { width: 1280, height: 800 },
   { width: 1366, height: 768 },
   { width: 1920, height: 1080 },
   { width: 768, height: 1024 },
   { width: 600, height: 1024 },
+  { width: 1080, height: 1920 },
 ];
 
 const DISPLAY_SIZES: Size[] = [
   { width: 600, height: 1024 },
   { width: 800, height: 480 },
+  { width: 800, height: 600 },
   { width: 480, height: 800 },
   { width: 1024, height: 600 },
   { width: 1280, height: 800 },
@@ -55,6 +69,72 @@ test('cashier: the sale form, its field errors and an open outcome at every size
   await checkCashier(cashier, 'unknown-outcome');
 });
 
+/** What a cashier needs for a whole sale, every one of them: the fields, each method, the keypad, Charge. */
+const SALE_PARTS = [
+  '#sale-amount',
+  '#sale-item',
+  '[role="toolbar"] button',
+  'input[name="payment-method"]',
+  '.keypad button',
+  '#sale-v1',
+  '#sale-customer',
+  '#sale-phone',
+  '[data-testid="charge"]',
+];
+
+test('the whole sale fits without scrolling at 1366×768 and 1024×768; at 800×600 the keypad and Charge are on screen', async ({
+  cashier,
+}) => {
+  test.setTimeout(120_000);
+  for (const lang of ['id', 'en'] as const) {
+    if (lang === 'en') await cashier.getByLabel('Bahasa').selectOption('en');
+    // The tallest the form gets without a message: a method that asks for a name, one that asks for the phone.
+    for (const method of ['qris_dynamic', 'va_bca', 'airtime_xl']) {
+      await cashier.locator(`input[type=radio][data-method="${method}"]`).check();
+      for (const size of [
+        { width: 1366, height: 768 },
+        { width: 1024, height: 768 },
+      ]) {
+        await resize(cashier, size);
+        await shot(cashier, 'cashier', size, `sale-${method}-${lang}`);
+        const at = `${lang}, ${method}, ${name(size)}`;
+        expect(await scrollingInside(cashier, '[data-testid="sale-form"]'), at).toEqual([]);
+        for (const part of SALE_PARTS.filter(
+          (p) => (p !== '#sale-customer' || method === 'va_bca') && (p !== '#sale-phone' || method === 'airtime_xl'),
+        ))
+          expect(await notShownWithoutScrolling(cashier, part), `${part}, ${at}`).toEqual([]);
+      }
+    }
+    await cashier.locator('input[type=radio][data-method="qris_dynamic"]').check();
+    const small = { width: 800, height: 600 };
+    await resize(cashier, small);
+    await shot(cashier, 'cashier', small, `sale-${lang}`);
+    for (const part of ['#sale-amount', '.keypad button', '[data-testid="charge"]'])
+      expect(await notShownWithoutScrolling(cashier, part), `${part}, ${lang}, 800x600`).toEqual([]);
+  }
+});
+
+test('a tall portrait screen (1080×1920): the sale form uses the height — large keys, not a screen of empty space', async ({
+  cashier,
+}) => {
+  for (const lang of ['id', 'en'] as const) {
+    if (lang === 'en') await cashier.getByLabel('Bahasa').selectOption('en');
+    const size = { width: 1080, height: 1920 };
+    await resize(cashier, size);
+    await shot(cashier, 'cashier', size, `sale-${lang}`);
+    expect(await layoutProblems(cashier), lang).toEqual([]);
+    const key = (await cashier.locator('.keypad button').first().boundingBox())!;
+    expect(key.height, `keypad key height, ${lang}`).toBeGreaterThanOrEqual(80);
+    // What is left empty between the form's last part and the Charge bar: at most a fifth of the screen.
+    const spare = await cashier.evaluate(() => {
+      const parts = Array.from(document.querySelectorAll('#sale-entry > *, #sale-pay > *'));
+      const last = Math.max(...parts.map((el) => el.getBoundingClientRect().bottom));
+      return document.querySelector('[data-testid="charge"]')!.getBoundingClientRect().top - last;
+    });
+    expect(spare, `empty height above Charge, ${lang}`).toBeLessThanOrEqual(1920 / 5);
+  }
+});
+
 test('cashier: waiting for payment, paid, and today at every size', async ({ cashier, loket }) => {
   test.setTimeout(120_000);
   // A day with more orders than fit: today's list scrolls under its sticky headings.
@@ -76,10 +156,18 @@ test('cashier: waiting for payment, paid, and today at every size', async ({ cas
   await checkCashier(cashier, 'today');
 });
 
-/** At each size: the layout, and (for a code) the code wholly on screen, large, and read back exactly. */
+/**
+ * At each size: the layout, and (for a code) the code wholly on screen, large, and read back exactly; a VA number
+ * or store code on one line from 800 px wide.
+ */
 async function checkDisplay(page: Page, state: string, qrText?: string): Promise<void> {
   for (const size of DISPLAY_SIZES) {
     await resize(page, size);
+    if (state === 'virtual-account' || state === 'store-code') {
+      if (size.width >= 800)
+        expect(await lineCount(page, '[data-testid="display-va"]'), `VA lines at ${name(size)}`).toBe(1);
+      expect(await offScreen(page, '[data-testid="display-va"]'), name(size)).toBeNull();
+    }
     if (qrText !== undefined) {
       // Redrawn for the new size: it reads back from a screenshot of the whole screen, as a phone would.
       await expect
@@ -150,6 +238,12 @@ test('display: idle, a QRIS code, an e-wallet, a payment page, a virtual account
   await charged(cashier, loket);
   await expect(display.getByTestId('display-va')).toBeVisible();
   await checkDisplay(display, 'virtual-account');
+  await cashier.getByRole('button', { name: 'Parkir' }).click();
+
+  await fillSale(cashier, { amount: 60000, item: 'Token listrik', method: 'va_indomaret' });
+  await charged(cashier, loket);
+  await expect(display.getByTestId('display-va')).toBeVisible();
+  await checkDisplay(display, 'store-code');
 });
 
 test("the manager's screens at the small sizes and full HD: every control reachable, uncovered, 44 px", async ({

@@ -39,12 +39,48 @@ test('receipts print on the network printer; a failed print is reported and the 
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
     await new Promise<void>((resolve) => printer.server.close(() => resolve()));
-    await page.getByRole('button', { name: 'Cetak struk' }).click();
+    // The original is out: the next is a copy.
+    await page.getByRole('button', { name: 'Cetak salinan' }).click();
     const failure = page.getByRole('alert').filter({ hasText: 'Struk tidak tercetak' });
     await expect(failure).toContainText('refused the connection');
     await expect(failure).toContainText('Penjualan tetap tercatat');
     await expect(page.getByTestId('payment-state')).toHaveText('✓ Lunas');
     expect(await loket.call('getOrder', id)).toMatchObject({ state: 'paid' });
+  } finally {
+    await loket.stop();
+    printer.server.close();
+  }
+});
+
+test('on the network printer too: a reprint from the paid screen says SALINAN, and a VA slip prints there', async ({
+  page,
+}) => {
+  const printer = await fakePrinter();
+  const loket = await startLoket(['--printer', `127.0.0.1:${printer.port}`]);
+  try {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(loket.cashierUrl);
+    await fillSale(page, { amount: 150000, item: 'Beras premium', method: 'va_bni' });
+    const id = await chargeToPanel(page);
+    const va = ((await loket.call('getOrder', id))!.instruction as { va: string }).va;
+    await page.getByRole('button', { name: 'Cetak slip pembayaran' }).click();
+    await expect(page.getByTestId('payment-notice')).toHaveText('Slip pembayaran dicetak.');
+    await expect.poll(() => printer.jobs.length).toBe(1);
+    const slip = printer.jobs[0]!.toString('latin1');
+    expect(slip).toContain('SLIP PEMBAYARAN');
+    expect(slip).toContain(va.replace(/(.{4})(?=.)/g, '$1 '));
+    expect(slip).toContain('Cara membayar');
+
+    await page.getByRole('button', { name: 'Simulasikan pembayaran' }).click();
+    await expect(page.getByTestId('payment-state')).toHaveText('✓ Lunas');
+    await page.getByRole('button', { name: 'Cetak struk' }).click();
+    await expect.poll(() => printer.jobs.length).toBe(2);
+    await page.getByRole('button', { name: 'Cetak salinan' }).click();
+    await expect.poll(() => printer.jobs.length).toBe(3);
+    const [original, again] = printer.jobs.slice(1).map((job) => job.toString('latin1'));
+    expect(original).toContain('LUNAS');
+    expect(original).not.toContain('SALINAN');
+    expect(again).toContain('** SALINAN **');
   } finally {
     await loket.stop();
     printer.server.close();

@@ -74,6 +74,19 @@ const cases: Case[] = [
     },
   },
   {
+    title: 'carrier SMS reply without a short code (airtime_xl)',
+    // XL texts the customer, who replies to that SMS: the form asks for the number, and the display names it.
+    sale: { amount: 15000, item: 'Pulsa 15.000', method: 'airtime_xl', phone: '081798765432' },
+    check: async (display, order) => {
+      const sms = instruction(order, 'sms_reply');
+      expect(sms.short_code).toBeUndefined();
+      expect(order.phone).toBe('081798765432');
+      await expect(display.getByText('Balas SMS yang masuk ke nomor ********5432 dengan')).toBeVisible();
+      await expect(display.getByTestId('display-sms')).toHaveText(`${sms.keyword} ${sms.sms_code}`);
+      await expect(display.getByText('Balas SMS yang Anda terima dengan')).toHaveCount(0);
+    },
+  },
+  {
     title: 'carrier billing (airtime_tri)',
     sale: { amount: 10000, item: 'Pulsa Tri', method: 'airtime_tri', phone: '089612345678' },
     check: async (display, order) => {
@@ -169,3 +182,31 @@ for (const c of cases) {
     expect(receipt).not.toContain('SALINAN');
   });
 }
+
+test('XL (an SMS reply without a short code) asks for the number the SMS goes to, and refuses a charge without one', async ({
+  cashier,
+  loket,
+}) => {
+  await fillSale(cashier, { amount: 15000, item: 'Pulsa', method: 'airtime_xl' });
+  const phone = cashier.getByRole('textbox', { name: 'Nomor HP pelanggan' });
+  await expect(phone).toBeVisible();
+  await expect(cashier.locator('#sale-phone-hint')).toHaveText(
+    'XL Axiata mengirim SMS ke nomor ini; pelanggan membalas SMS itu untuk membayar.',
+  );
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(phone).toHaveAttribute('aria-invalid', 'true');
+  await expect(cashier.locator('#sale-phone-error')).toHaveText(/Nomor HP wajib diisi\./);
+  expect(await loket.call('listOrders', {})).toEqual([]);
+  // A number that is not an Indonesian mobile is refused by the shared validator.
+  await phone.fill('12345');
+  await cashier.getByRole('button', { name: /^Tagih/ }).click();
+  await expect(cashier.locator('#sale-phone-error')).toHaveText(/Masukkan nomor HP Indonesia/);
+  await phone.fill('0817 9876 5432');
+  await chargeToPanel(cashier);
+  await expect(cashier.getByTestId('preview-instruction')).toContainText('Balas SMS yang masuk ke nomor ********5432');
+
+  // Telkomsel's SMS goes to a short code from any phone: no number asked.
+  await cashier.getByRole('button', { name: 'Parkir' }).click();
+  await cashier.locator('input[type=radio][data-method="airtime_telkomsel"]').check();
+  await expect(cashier.getByRole('textbox', { name: 'Nomor HP pelanggan' })).toHaveCount(0);
+});

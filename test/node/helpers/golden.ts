@@ -99,3 +99,30 @@ export function checkGolden(dir: string, name: string, actual: Buffer, update = 
     throw new Error(`${relative(process.cwd(), txt)} is missing or stale: run with UPDATE_GOLDEN=1`);
   }
 }
+
+/**
+ * Compares a text rendering (an HTML document) with (or, when `update`, writes) `<dir>/<name>`, the file name with
+ * its extension. Never creates a file otherwise.
+ */
+export function checkGoldenText(dir: string, name: string, actual: string, update = UPDATE_GOLDEN): void {
+  const file = join(dir, name);
+  const shown = relative(process.cwd(), file);
+  if (update) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) {
+    throw new Error(`golden file ${shown} is missing: write it with UPDATE_GOLDEN=1 and review it before committing`);
+  }
+  const expected = readFileSync(file, 'utf8');
+  if (expected !== actual) {
+    const lines = expected.split('\n');
+    const at = actual.split('\n').findIndex((line, i) => line !== lines[i]);
+    throw new Error(
+      `${shown} differs from the rendering at line ${at + 1}:\n` +
+        `golden:   ${lines[at] ?? '(end of file)'}\nrendered: ${actual.split('\n')[at] ?? '(end of file)'}\n` +
+        'If the change is intended, run with UPDATE_GOLDEN=1 and review the diff.',
+    );
+  }
+}

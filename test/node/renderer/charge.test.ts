@@ -41,6 +41,18 @@ describe('charging', () => {
     expect(world.starts).toBe(1);
   });
 
+  test('an amount that is not whole rupiah is refused at the field: nothing is sent, the rule is shown', async () => {
+    const { fake, charge, handed } = setup();
+    charge.form.setAmountText('12.5');
+    expect(await charge.charge()).toBe('issues');
+    expect(charge.form.amountError).toBe('grouping');
+    charge.form.setAmountText('1e12');
+    expect(await charge.charge()).toBe('issues');
+    expect(charge.form.amountError).toBe('characters');
+    expect(fake.callsOf('createOrder')).toEqual([]);
+    expect(handed).toEqual([]);
+  });
+
   test('only what the chosen method takes is sent along', async () => {
     const { fake, charge } = setup();
     fake.on('createOrder', () => ({ ok: true, order: makeOrder() }));

@@ -363,3 +363,51 @@ describe('the automatic receipt (settings: printer.autoPrint)', () => {
     expect(panel.notice).toMatchObject({ kind: 'error' });
   });
 });
+
+describe('the payment slip: the code to take to an ATM or a store', () => {
+  const vaOrder = () =>
+    makeOrder({
+      methodId: 'va_bni',
+      kind: 'va_bank',
+      instruction: { type: 'virtual_account', va: '8808123456789012' },
+    });
+
+  test('without a printer set up: the slip on the chosen paper, printed once by the browser; the sale is unchanged', async () => {
+    const { fake, panel, printed } = setup({ paper: 80 });
+    const order = vaOrder();
+    panel.show(order);
+    fake.on('paymentSlip', () => ({ html: '<p>SLIP</p>' }));
+    await panel.printSlip();
+    expect(fake.callsOf('paymentSlip')).toEqual([[order.id, { paper: 80 }]]);
+    expect(fake.callsOf('printPaymentSlip')).toEqual([]);
+    expect(printed).toEqual(['<p>SLIP</p>']);
+    // A slip is not the receipt: the receipt is still to be printed, as the original.
+    expect(panel.receiptPrinted).toBe(false);
+    expect(panel.order).toBe(order);
+  });
+
+  test('with a printer: printed there; a failure is told as the slip’s, with the printer’s words', async () => {
+    const { fake, panel, printed } = setup({ networkPrinter: true });
+    const order = vaOrder();
+    panel.show(order);
+    fake.on('printPaymentSlip', () => ({ ok: true, message: 'Payment slip printed.' }));
+    await panel.printSlip();
+    expect(fake.callsOf('printPaymentSlip')).toEqual([[order.id]]);
+    expect(panel.notice).toEqual({ kind: 'slip_printed' });
+    fake.on('printPaymentSlip', () => ({ ok: false, message: 'printer refused the connection' }));
+    await panel.printSlip();
+    expect(panel.notice).toEqual({ kind: 'slip_failed', detail: 'printer refused the connection' });
+    expect(printed).toEqual([]);
+  });
+
+  test('only for a VA or a store code waiting for payment', async () => {
+    const { fake, panel } = setup();
+    fake.on('paymentSlip', () => ({ html: '<p>SLIP</p>' }));
+    panel.show(makeOrder());
+    await panel.printSlip();
+    const va = vaOrder();
+    panel.show(later(va, { state: 'paid' }));
+    await panel.printSlip();
+    expect(fake.callsOf('paymentSlip')).toEqual([]);
+  });
+});

@@ -18,6 +18,74 @@ test('the amount takes digits only, from typing and from the keypad', () => {
   expect(form.amount).toBe(0);
 });
 
+test('an amount that is not whole rupiah is kept as typed, shown with its rule, and never charged as another', () => {
+  const form = new SaleForm();
+  form.setAmountText('1e12');
+  expect(form.amountText).toBe('1e12');
+  expect(form.amountError).toBe('characters');
+  expect(form.amountReadable).toBe(false);
+  expect(form.amount).toBe(0);
+  form.setAmountText('12,5');
+  expect(form.amountError).toBe('cents');
+  // Fixed by typing: the message goes, and the amount is regrouped.
+  form.press('backspace');
+  form.press('backspace');
+  expect(form.amountText).toBe('12');
+  expect(form.amountError).toBeNull();
+  form.press('000');
+  expect(form.amountText).toBe('12.000');
+  expect(form.amount).toBe(12000);
+});
+
+test('digits typed into the regrouped amount go into the amount: the field’s own dots are not the cashier’s', () => {
+  const form = new SaleForm();
+  for (const key of ['2', '5', '0', '0']) form.setAmountText(form.amountText + key, { digitsTyped: true });
+  expect(form.amountText).toBe('2.500');
+  // The field shows "2.500"; one more 0 typed at its end reads "2.5000".
+  form.setAmountText('2.5000', { digitsTyped: true });
+  expect(form.amountText).toBe('25.000');
+  expect(form.amountError).toBeNull();
+  // A deletion in the middle ("25.00" after deleting a 0) is the same amount less that digit.
+  form.setAmountText('25.00', { digitsTyped: true });
+  expect(form.amountText).toBe('2.500');
+  // A dot the cashier typed is theirs, and read strictly.
+  form.setAmountText('2.500.', { digitsTyped: false });
+  expect(form.amountReadable).toBe(false);
+});
+
+test('a dot-grouped amount half typed shows no message until the cashier leaves the field or charges', () => {
+  const form = new SaleForm();
+  form.setAmountText('12.5');
+  expect(form.amountText).toBe('12.5');
+  expect(form.amountError).toBeNull();
+  expect(form.amountReadable).toBe(false);
+  expect(form.commitAmount()).toBe(false);
+  expect(form.amountError).toBe('grouping');
+  form.setAmountText('12.500');
+  expect(form.amountError).toBeNull();
+  expect(form.commitAmount()).toBe(true);
+  expect(form.amount).toBe(12500);
+});
+
+test('more than 12 digits from the keypad is refused, not cut', () => {
+  const form = new SaleForm();
+  form.setAmountText('999.999.999.999');
+  form.press('0');
+  expect(form.amountError).toBe('too_long');
+  expect(form.amountText).toBe('9999999999990');
+  form.press('backspace');
+  expect(form.amount).toBe(999_999_999_999);
+});
+
+test('an SMS reply without a short code sends the phone the SMS goes to; one with a short code sends none', () => {
+  const form = new SaleForm();
+  form.setPhone('0817-9876-5432');
+  const xl = { ...METHODS[0]!, id: 'airtime_xl', kind: 'airtime_sms' as const, hasShortCode: false };
+  form.methodId = xl.id;
+  expect(form.toChargeInput(xl).phone).toBe('081798765432');
+  expect(form.toChargeInput({ ...xl, hasShortCode: true }).phone).toBeUndefined();
+});
+
 test('the item name stops at 25 characters, counted as people count them', () => {
   const form = new SaleForm();
   expect(form.setItemName('Nasi goreng spesial pakai telur dadar')).toBe('Nasi goreng spesial pakai');
