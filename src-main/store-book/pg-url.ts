@@ -105,7 +105,8 @@ export function formatStoreUrl(url: StoreUrl, { withPassword = false } = {}): st
       ? `${encodeURIComponent(url.user)}:${encodeURIComponent(url.password)}`
       : encodeURIComponent(url.user);
   const socket = url.host.startsWith('/');
-  const hostPart = socket ? '' : url.host.includes(':') ? `[${url.host}]` : url.host;
+  // A socket folder goes in ?host=; the authority still names a host (a URL with a user cannot have none).
+  const hostPart = socket ? 'localhost' : url.host.includes(':') ? `[${url.host}]` : url.host;
   const params = new URLSearchParams();
   if (socket) {
     params.set('host', url.host);

@@ -88,6 +88,8 @@ export class SyncWorker {
   private timer: { cancel(): void } | undefined;
   private pass: Promise<PassResult | undefined> | undefined;
   private failures = 0;
+  /** After a failed pass of the running worker: how long until the next attempt. */
+  private retryDelay: number | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly scheduler: Scheduler;
   private readonly random: () => number;
@@ -155,11 +157,8 @@ export class SyncWorker {
     if (!this.running || this.pass) return;
     const result = await this.syncNow();
     if (!this.running) return;
-    if (result === undefined) {
-      const delay = backoffDelay(this.failures, this.random(), this.options.backoff ?? DEFAULT_BACKOFF);
-      this.set({ ...this.current, nextAttemptAt: new Date(this.options.clock.now().getTime() + delay).toISOString() });
-      this.schedule(delay);
-    } else if (result.outcome === 'more') this.schedule(0);
+    if (result === undefined) this.schedule(this.retryDelay ?? 0);
+    else if (result.outcome === 'more') this.schedule(0);
     else if (result.outcome === 'synced') this.schedule(this.options.idleMs ?? DEFAULT_IDLE_MS);
     // A conflict: no more passes until a manager resolves it (and the worker is started again).
   }
@@ -203,7 +202,17 @@ export class SyncWorker {
       await closeQuietly(this.client);
       this.client = undefined;
       const waiting = terminalId ? this.waitingOf(terminalId) : this.current.waiting;
-      const base = { ...(terminalId ? { terminalId } : {}), waiting, ...this.lastSync() };
+      this.retryDelay = this.running
+        ? backoffDelay(this.failures, this.random(), this.options.backoff ?? DEFAULT_BACKOFF)
+        : undefined;
+      const base = {
+        ...(terminalId ? { terminalId } : {}),
+        waiting,
+        ...this.lastSync(),
+        ...(this.retryDelay !== undefined
+          ? { nextAttemptAt: new Date(clock.now().getTime() + this.retryDelay).toISOString() }
+          : {}),
+      };
       if (err instanceof NotEnrolledError || err instanceof StoreUrlError) {
         this.set({ ...base, state: 'not_enrolled', lastError: err.message });
       } else if (err instanceof StoreRefusedError || classifyPgError(err) === 'auth') {
