@@ -11,6 +11,7 @@ import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
+import { runStoreCommand, STORE_USAGE } from './cli/store-commands';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -31,6 +32,7 @@ Commands:
   audit      the audit log
   backup     back up the order log now, or list the backups
   restore    put a backup in place of the order log
+  store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
   help       show this text
 
 ${ORDER_USAGE}
@@ -38,7 +40,8 @@ ${EXPORT_USAGE}
 ${REPORT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
-${BACKUP_USAGE}`;
+${BACKUP_USAGE}
+${STORE_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -111,6 +114,12 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.OK;
       }
       return command === 'backup' ? runBackupCommand(rest) : runRestoreCommand(rest);
+    case 'store':
+      if (wantsHelp) {
+        process.stdout.write(STORE_USAGE);
+        return EXIT.OK;
+      }
+      return runStoreCommand(rest);
     case undefined:
     case 'help':
     case '--help':

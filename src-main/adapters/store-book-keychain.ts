@@ -17,6 +17,10 @@ export class KeychainStoreSecrets {
     return this.keychain.description;
   }
 
+  probe(): ReturnType<KeychainSecretStore['probe']> {
+    return this.keychain.probe();
+  }
+
   get(account: string): Promise<string | undefined> {
     return this.keychain.get(checked(account));
   }

@@ -12,6 +12,8 @@ import { parseStoreUrl, StoreUrlError, type StoreUrl } from './pg-url';
  */
 export interface StoreSecrets {
   readonly description: string;
+  /** Whether the keychain can be used now, and why not (checked before a password is made that it must keep). */
+  probe?(): Promise<{ available: true } | { available: false; message: string }>;
   get(account: string): Promise<string | undefined>;
   set(account: string, value: string): Promise<void>;
   delete(account: string): Promise<void>;

@@ -83,7 +83,7 @@ export async function enrolTerminal(
       throw new EnrolRefusedError(
         `terminal ${terminalId} of store ${store.code} is enrolled for another data folder (instance ` +
           `${existing.instance_id.slice(0, 8)}…): a terminal id belongs to one till. Enrol this one under a new ` +
-          `terminal id (npm run cli -- config set --terminal-id ID first), or see docs/store-book.md ("A cloned ` +
+          `terminal id (npm run cli -- config set-store --terminal-id ID first), or see docs/store-book.md ("A cloned ` +
           'terminal") if this folder is a copy',
       );
     const roleRow = (

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/ports';
+import { SecretStoreUnavailableError, type Clock } from '../core/ports';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { NotEnrolledError, storeConnection, type StoreSecrets } from './credentials';
 import type { LocalBook, SyncConflict } from './local-book';
@@ -18,6 +18,7 @@ import { StoreRefusedError, syncPass, type PassResult } from './sync';
  * - `conflict`: the store book holds another event under one of this terminal's numbers (or this data folder is
  *   not the one enrolled): nothing more is sent until a manager resolves it; the till keeps selling;
  * - `refused`: the store book refused this terminal (its password, its role): retried slowly, needs enrolment;
+ * - `keychain`: the OS keychain that holds the password cannot be used now (locked, absent): retried;
  * - `not_enrolled`: no store book is set up for this data folder;
  * - `stopped`: not running.
  *
@@ -26,7 +27,8 @@ import { StoreRefusedError, syncPass, type PassResult } from './sync';
  * CLI's `store sync`).
  */
 
-export type SyncState = 'synced' | 'waiting' | 'offline' | 'conflict' | 'refused' | 'not_enrolled' | 'stopped';
+export type SyncState =
+  'synced' | 'waiting' | 'offline' | 'conflict' | 'refused' | 'keychain' | 'not_enrolled' | 'stopped';
 
 export interface SyncStatus {
   state: SyncState;
@@ -215,6 +217,8 @@ export class SyncWorker {
       };
       if (err instanceof NotEnrolledError || err instanceof StoreUrlError) {
         this.set({ ...base, state: 'not_enrolled', lastError: err.message });
+      } else if (err instanceof SecretStoreUnavailableError) {
+        this.set({ ...base, state: 'keychain', lastError: err.message });
       } else if (err instanceof StoreRefusedError || classifyPgError(err) === 'auth') {
         this.set({ ...base, state: 'refused', lastError: err instanceof Error ? describePgError(err) : String(err) });
       } else {

@@ -24,7 +24,10 @@ describe('store URLs', () => {
 
   it('refuses what it cannot honour, naming the part, and never repeats a password', () => {
     const cases: [string, RegExp][] = [
-      ['postgres://u:SECRET-1@h/db?sslmode=allow', /sslmode must be one of disable, prefer, require, verify-ca, verify-full/],
+      [
+        'postgres://u:SECRET-1@h/db?sslmode=allow',
+        /sslmode must be one of disable, prefer, require, verify-ca, verify-full/,
+      ],
       ['postgres://u:SECRET-1@h/db?ssl_mode=require', /unknown parameter "ssl_mode"/],
       ['postgres://u:SECRET-1@h/db?sslmode=verify-ca', /verify-ca needs sslrootcert=FILE/],
       ['mysql://u:SECRET-1@h/db', /must start with postgres:\/\//],
@@ -58,44 +61,49 @@ describe('store URLs', () => {
   });
 });
 
-describe.skipIf(PG_MISSING !== undefined)(`sslmode against real servers${PG_MISSING ? ` (skipped: ${PG_MISSING})` : ''}`, () => {
-  let tls: PgCluster;
-  let plain: PgCluster;
+describe.skipIf(PG_MISSING !== undefined)(
+  `sslmode against real servers${PG_MISSING ? ` (skipped: ${PG_MISSING})` : ''}`,
+  () => {
+    let tls: PgCluster;
+    let plain: PgCluster;
 
-  beforeAll(async () => {
-    [tls, plain] = await Promise.all([startPgCluster({ ssl: true }), startPgCluster()]);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([tls?.stop(), plain?.stop()]);
-  });
+    beforeAll(async () => {
+      [tls, plain] = await Promise.all([startPgCluster({ ssl: true }), startPgCluster()]);
+    }, 60_000);
+    afterAll(async () => {
+      await Promise.all([tls?.stop(), plain?.stop()]);
+    });
 
-  /** Whether the connection made with `params` is encrypted (pg_stat_ssl), or the error it failed with. */
-  async function encrypted(cluster: PgCluster, params: Record<string, string>): Promise<boolean | string> {
-    let client;
-    try {
-      client = await connectStore(parseStoreUrl(cluster.url({ params })));
-      const r = await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
-      return r.rows[0]!.ssl;
-    } catch (err) {
-      return (err as Error).message;
-    } finally {
-      await closeQuietly(client);
+    /** Whether the connection made with `params` is encrypted (pg_stat_ssl), or the error it failed with. */
+    async function encrypted(cluster: PgCluster, params: Record<string, string>): Promise<boolean | string> {
+      let client;
+      try {
+        client = await connectStore(parseStoreUrl(cluster.url({ params })));
+        const r = await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+        return r.rows[0]!.ssl;
+      } catch (err) {
+        return (err as Error).message;
+      } finally {
+        await closeQuietly(client);
+      }
     }
-  }
 
-  it('a server with TLS: prefer and require encrypt; verify-full checks the certificate against sslrootcert', async () => {
-    expect(await encrypted(tls, {})).toBe(true);
-    expect(await encrypted(tls, { sslmode: 'prefer' })).toBe(true);
-    expect(await encrypted(tls, { sslmode: 'require' })).toBe(true);
-    expect(await encrypted(tls, { sslmode: 'verify-ca', sslrootcert: tls.caFile! })).toBe(true);
-    expect(await encrypted(tls, { sslmode: 'verify-full', sslrootcert: tls.caFile! })).toBe(true);
-    expect(await encrypted(tls, { sslmode: 'verify-full' })).toMatch(/self-signed certificate/);
-    expect(await encrypted(tls, { sslmode: 'disable' })).toBe(false);
-  });
+    it('a server with TLS: prefer and require encrypt; verify-full checks the certificate against sslrootcert', async () => {
+      expect(await encrypted(tls, {})).toBe(true);
+      expect(await encrypted(tls, { sslmode: 'prefer' })).toBe(true);
+      expect(await encrypted(tls, { sslmode: 'require' })).toBe(true);
+      expect(await encrypted(tls, { sslmode: 'verify-ca', sslrootcert: tls.caFile! })).toBe(true);
+      expect(await encrypted(tls, { sslmode: 'verify-full', sslrootcert: tls.caFile! })).toBe(true);
+      expect(await encrypted(tls, { sslmode: 'verify-full' })).toMatch(/self-signed certificate/);
+      expect(await encrypted(tls, { sslmode: 'disable' })).toBe(false);
+    });
 
-  it('a server without TLS: prefer falls back to a plain connection; require and verify-full refuse', async () => {
-    expect(await encrypted(plain, {})).toBe(false);
-    expect(await encrypted(plain, { sslmode: 'require' })).toMatch(/does not support SSL/);
-    expect(await encrypted(plain, { sslmode: 'verify-full', sslrootcert: tls.caFile! })).toMatch(/does not support SSL/);
-  });
-});
+    it('a server without TLS: prefer falls back to a plain connection; require and verify-full refuse', async () => {
+      expect(await encrypted(plain, {})).toBe(false);
+      expect(await encrypted(plain, { sslmode: 'require' })).toMatch(/does not support SSL/);
+      expect(await encrypted(plain, { sslmode: 'verify-full', sslrootcert: tls.caFile! })).toMatch(
+        /does not support SSL/,
+      );
+    });
+  },
+);
