@@ -54,6 +54,14 @@ export interface Cursor {
   conflict?: SyncConflict;
 }
 
+/**
+ * The store's code of the store book this data folder is enrolled in, read from `db` (the store's books, loket.db),
+ * or undefined before enrolment: the first part of the order ids (core/payments/order-id.ts).
+ */
+export function enrolledStoreCode(db: Database): string | undefined {
+  return db.prepare<[], string>('SELECT store_code FROM store_link WHERE id = 1').pluck().get();
+}
+
 export class LocalBook {
   private readonly statements = new Map<string, Statement>();
 

@@ -12,6 +12,8 @@ import { FakeClock } from './helpers/fake-clock';
 import { PG_MISSING, startPgCluster, type PgCluster } from './helpers/pg-cluster';
 import { cloneTill, openTill, outboxOf, storedEvents, type Till } from './helpers/store-book';
 import { waitFor } from './helpers/wait-for';
+import { join } from 'node:path';
+import { openLoket } from '../../src-main/runtime';
 
 describe('backoff', () => {
   it('doubles from the base to the cap, half of it fixed and half random', () => {
@@ -89,6 +91,31 @@ describe.skipIf(PG_MISSING !== undefined)(`the sync worker${PG_MISSING ? ` (skip
     await waitFor(() => w.status().state === state && clock.pending().length > 0, `the worker to be ${state}`);
     return w.status();
   }
+
+  it('training never reaches the store book: its orders are in training/loket.db, the sync reads loket.db only', async () => {
+    const clock = new FakeClock('2026-11-23T02:00:00.000Z');
+    const { till, env } = await enrolled('W5', clock);
+    till.close();
+    // Training mode (no gateway configured): the embedded sandbox, orders in training/loket.db.
+    const loket = await openLoket({ dataDir: till.dir, env: { LOKET_TERMINAL_ID: 'W5' }, clock });
+    try {
+      expect(loket.training).toBe(true);
+      const sale = await loket.orders.create(
+        { methodId: 'qris_dynamic', amount: 25_000, itemName: 'Kopi' },
+        { source: 'cashier' },
+      );
+      expect(sale.ok).toBe(true);
+      expect(loket.db.name).toBe(join(till.dir, 'training', 'loket.db'));
+      expect(loket.db.prepare('SELECT COUNT(*) FROM outbox').pluck().get()).toBeGreaterThan(0);
+    } finally {
+      await loket.close();
+    }
+    const again = openTill('W5', { dir: till.dir });
+    tills.push(again);
+    const w = worker(again, env, clock);
+    expect(await w.syncNow()).toEqual({ outcome: 'synced', sent: 0, batches: 0 });
+    expect(await storedEvents(cluster.url({ database: 'store' }), 'W5')).toEqual([]);
+  });
 
   it('not enrolled: says so and what to do, sends nothing', async () => {
     const clock = new FakeClock();
@@ -197,7 +224,7 @@ describe.skipIf(PG_MISSING !== undefined)(`the sync worker${PG_MISSING ? ` (skip
     expect(await storedEvents(cluster.url({ database: 'store' }), 'W3')).toEqual(outboxOf(till));
   });
 
-  it('a conflict stops the passes (no timer is left), and the status says so until it is cleared', async () => {
+  it('a conflict stops the passes (no timer is left); a worker started again starts in conflict', async () => {
     const clock = new FakeClock('2026-11-23T02:00:00.000Z');
     const { till, env } = await enrolled('W4', clock);
     till.sell(1);
