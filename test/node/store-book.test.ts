@@ -91,6 +91,28 @@ describe.skipIf(PG_MISSING !== undefined)(`the store book${PG_MISSING ? ` (skipp
       expect([...a!.applied, ...b!.applied]).toEqual([1]);
     });
 
+    it('needs no superuser: a role that may create roles and owns the database sets it up and enrols', async () => {
+      await cluster.psql(
+        'postgres',
+        `CREATE ROLE toko_owner LOGIN CREATEROLE PASSWORD 'owner-pw-31'; CREATE DATABASE toko_owned OWNER toko_owner;`,
+      );
+      const ownerUrl = cluster.url({ database: 'toko_owned', user: 'toko_owner', password: 'owner-pw-31' });
+      await withClient(parseStoreUrl(ownerUrl), (c) => initStoreBook(c, { store: { ...STORE, code: 'OW1' } }));
+      const t = till('T01');
+      const local = t.local();
+      const e = await withClient(parseStoreUrl(ownerUrl), (c) =>
+        enrolTerminal(c, parseStoreUrl(ownerUrl), { terminalId: 'T01', instanceId: local.instanceId(), clock }),
+      );
+      local.saveLink(e.link);
+      t.sell(2);
+      expect(await pass(t, e.url)).toMatchObject({ outcome: 'synced', sent: 5 });
+      const orders = await query(ownerUrl, "SELECT count(*)::int AS n FROM loket.orders WHERE store_code = 'OW1'");
+      expect(orders).toEqual([{ n: 2 }]);
+      // Only this database's terminals may connect to it: another store book's terminal on the same server may not.
+      const other = formatStoreUrl({ ...(await enrol(till('T08'))), database: 'toko_owned' }, { withPassword: true });
+      await expect(query(other, 'SELECT 1')).rejects.toThrow(/permission denied for database "toko_owned"/);
+    });
+
     it('refuses to change the store code (every event carries it); the name and zone may change', async () => {
       await expect(initStoreBook(admin, { store: { ...STORE, code: 'JK2' } })).rejects.toThrow(StoreInitError);
       await expect(initStoreBook(admin, { store: { ...STORE, code: 'JK2' } })).rejects.toThrow(
