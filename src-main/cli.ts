@@ -11,7 +11,7 @@ import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
-import { runStoreCommand, STORE_USAGE } from './cli/store-commands';
+import { STORE_USAGE } from './cli/store-usage';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -119,7 +119,8 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(STORE_USAGE);
         return EXIT.OK;
       }
-      return runStoreCommand(rest);
+      // Loaded when used: the other commands start without the PostgreSQL driver.
+      return (await import('./cli/store-commands')).runStoreCommand(rest);
     case undefined:
     case 'help':
     case '--help':

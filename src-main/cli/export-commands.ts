@@ -6,7 +6,6 @@ import { EXPORT_FORMATS, ExportOptionsError, exportRange, type ExportFormat } fr
 import { withBooks, type ReportCommandOptions } from './books';
 import { defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
-import { runStoreExport } from './store-report-commands';
 
 export const EXPORT_USAGE = `Export of the order log (docs/export.md):
 
@@ -60,7 +59,12 @@ export async function runExportCommand(
   const from = values.date;
   const to = values.to ?? from;
   const out = resolve(values.out);
-  if (values.store) return runStoreExport({ ...values, date: from, out, format, delimiter }, options, io);
+  if (values.store)
+    return (await import('./store-report-commands')).runStoreExport(
+      { ...values, date: from, out, format, delimiter },
+      options,
+      io,
+    );
 
   // The books only, as report reads them: no gateway, no keychain, and no start-up work on the order log (an
   // export while the app is charging must not touch its orders).

@@ -15,7 +15,6 @@ import { renderReportHtml } from '../core/reports/report-html';
 import { PRIVATE_FILE_MODE } from '../db/open';
 import { openLoket } from '../runtime';
 import { withBooks, type ReportCommandOptions } from './books';
-import { runStoreReport } from './store-report-commands';
 
 export type { ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
@@ -96,7 +95,7 @@ export async function runReportCommand(
       throw new UsageError(
         "--store: with --json or as text; --html, --escpos and --paper print a terminal's own report",
       );
-    return runStoreReport(values, options, io);
+    return (await import('./store-report-commands')).runStoreReport(values, options, io);
   }
   if (values.paper !== undefined && values.paper !== '58' && values.paper !== '80')
     throw new UsageError(`--paper: 58 or 80 (got ${JSON.stringify(values.paper)})`);

@@ -142,6 +142,11 @@ describe.skipIf(PG_MISSING !== undefined)(`the sync worker${PG_MISSING ? ` (skip
       lastSyncAt: '2026-11-23T02:00:00.000Z',
     });
     expect(clock.pending()).toEqual([5000]);
+    // The till wrote something: kick() brings the next pass forward to now.
+    till.sell(1);
+    w.kick();
+    expect(clock.pending()).toEqual([0]);
+    expect(await step(w, clock, 0, 'synced')).toMatchObject({ waiting: 0 });
 
     // The link goes down; the till sells on; the next pass fails: offline since then, backoff 1 s × (½ + ½·0.5).
     await cluster.halt();
@@ -171,7 +176,7 @@ describe.skipIf(PG_MISSING !== undefined)(`the sync worker${PG_MISSING ? ` (skip
     const back = await step(w, clock, 6000, 'synced');
     expect(back).toEqual({ state: 'synced', terminalId: 'W1', waiting: 0, lastSyncAt: expect.any(String) });
     expect(await storedEvents(cluster.url({ database: 'store' }), 'W1')).toEqual(outboxOf(till));
-    expect(seen).toEqual(['synced', 'offline', 'offline', 'offline', 'offline', 'synced']);
+    expect(seen).toEqual(['synced', 'synced', 'offline', 'offline', 'offline', 'offline', 'synced']);
     expect(back.offlineSince).toBeUndefined();
 
     await w.stop();
