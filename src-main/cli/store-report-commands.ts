@@ -151,7 +151,11 @@ export async function runStoreExport(
   const to = values.to ?? from;
   const out = resolve(values.out);
   return withStoreBook(options, io, async (books, client) => {
-    const timeZone = books.settings.timeZone;
+    // The store's days are in the store book's zone (its report's), which the terminals' settings should share.
+    const timeZone = (
+      await client.query<{ time_zone: string }>('SELECT time_zone FROM loket.stores WHERE code = loket.store_code()')
+    ).rows[0]?.time_zone;
+    if (!timeZone) throw new UsageError('--store: the store book names no store of its own (a head office book?)');
     try {
       exportRange(from, to, timeZone);
     } catch (err) {

@@ -2,7 +2,7 @@
 // with the password into a real private keyring and nowhere else (not the data folder, not the server's log, not an
 // output), sync and status with their exit codes, a conflict cleared; the admin's password never echoed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoreSecrets } from '../../src-main/store-book/credentials';
 import { runStoreCommand, type StoreCommandOptions } from '../../src-main/cli/store-commands';
@@ -172,6 +172,26 @@ describe.skipIf(PG_MISSING !== undefined)(`store commands${PG_MISSING ? ` (skipp
       await cluster.resume();
     }
     expect((await run(['sync'], t)).code).toBe(0);
+  });
+
+  it('enrol --no-keychain: the URL with its password is printed once, for LOKET_STORE_URL, and stored nowhere', async () => {
+    const t = folder('T04');
+    const r = await run(['enrol', '--url', adminUrl(), '--terminal', 'T04', '--no-keychain'], t);
+    expect(r.code, r.err).toBe(0);
+    const line = /^LOKET_STORE_URL=(postgres:\/\/loket_mk1_t04:([A-Za-z0-9_-]{43})@127\.0\.0\.1:\d+\/toko)$/m.exec(
+      r.out,
+    );
+    expect(line).not.toBeNull();
+    const [, url, password] = line!;
+    expect(r.out.split(password!)).toHaveLength(2);
+    expect(r.err).toMatch(/No keychain: keep this terminal's URL .* in LOKET_STORE_URL/);
+    expect(t.secrets.values.size).toBe(0);
+    // The printed URL works; the data folder keeps it without the password.
+    const synced = await run(['sync'], { ...t, env: { LOKET_STORE_URL: url! } });
+    expect(synced.code, synced.err).toBe(0);
+    for (const file of readdirSync(t.dir, { recursive: true, withFileTypes: true }))
+      if (file.isFile())
+        expect(readFileSync(join(file.parentPath, file.name)).includes(password!), file.name).toBe(false);
   });
 
   it('a conflict: sync exits 3 and sends nothing more; --clear-conflict tries again (and finds it again)', async () => {
