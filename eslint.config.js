@@ -30,7 +30,7 @@ function targetOf(rel) {
   if (rel === 'src-main/app-host') return { id: 'app-host', what: 'src-main/app-host.ts' };
   // TypeScript resolves 'src-main/cli' to cli.ts before cli/index.ts; both are the cli layer anyway.
   if (rel === 'src-main/cli') return { id: 'cli', what: 'src-main/cli.ts' };
-  for (const id of ['common', 'db', 'core', 'adapters', 'sandbox', 'web', 'cli', 'electron']) {
+  for (const id of ['common', 'db', 'core', 'store-book', 'adapters', 'sandbox', 'web', 'cli', 'electron']) {
     if (under(rel, `src-main/${id}`)) return { id, what: `in src-main/${id}` };
   }
   if (under(rel, 'src-main')) return { id: 'src-main-unlisted', what: `${rel}, which is in no layer` };
@@ -39,7 +39,7 @@ function targetOf(rel) {
   return { id: 'repo-other', what: `${rel || '.'}, outside the layered folders` };
 }
 
-const allOfSrcMain = ['common', 'db', 'core', 'adapters', 'sandbox', 'runtime', 'app-host', 'web', 'cli'];
+const allOfSrcMain = ['common', 'db', 'core', 'store-book', 'adapters', 'sandbox', 'runtime', 'app-host', 'web', 'cli'];
 const ELECTRON_WHO = 'only src-main/electron, src-main/index.ts and src-preload may import it';
 
 // The layers. `ours`: the target ids above it may import; `node`: Node built-ins; `electron`: the electron module;
@@ -67,6 +67,15 @@ const LAYERS = [
     npm: true,
   },
   {
+    in: (rel) => under(rel, 'src-main/store-book'),
+    rule:
+      'src-main/store-book may import only common, db, core and store-book, Node built-ins and npm packages ' +
+      '(a host gives it its keychain adapter)',
+    ours: ['common', 'db', 'core', 'store-book'],
+    node: true,
+    npm: true,
+  },
+  {
     in: (rel) => under(rel, 'src-main/adapters'),
     rule: 'src-main/adapters may import only common, core (its ports) and adapters, Node built-ins and npm packages',
     ours: ['common', 'core', 'adapters'],
@@ -85,7 +94,7 @@ const LAYERS = [
     rule:
       'src-main/runtime.ts and app-host.ts are composition roots and may import all of src-main except electron/, ' +
       'web/, cli/, index.ts and cli.ts, plus Node built-ins and npm packages',
-    ours: ['common', 'db', 'core', 'adapters', 'sandbox', 'runtime', 'app-host'],
+    ours: ['common', 'db', 'core', 'store-book', 'adapters', 'sandbox', 'runtime', 'app-host'],
     node: true,
     npm: true,
   },

@@ -14,6 +14,7 @@ import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
+import { STORE_USAGE } from './cli/store-usage';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -34,6 +35,7 @@ Commands:
   audit      the audit log
   backup     back up the order log now, or list the backups
   restore    put a backup in place of the order log
+  store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
   help       show this text
 
 ${ORDER_USAGE}
@@ -41,7 +43,8 @@ ${EXPORT_USAGE}
 ${REPORT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
-${BACKUP_USAGE}`;
+${BACKUP_USAGE}
+${STORE_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -114,6 +117,13 @@ async function main(argv: string[]): Promise<number> {
         return EXIT.OK;
       }
       return command === 'backup' ? runBackupCommand(rest) : runRestoreCommand(rest);
+    case 'store':
+      if (wantsHelp) {
+        process.stdout.write(STORE_USAGE);
+        return EXIT.OK;
+      }
+      // Loaded when used: the other commands start without the PostgreSQL driver.
+      return (await import('./cli/store-commands')).runStoreCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -23,6 +23,7 @@ import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
 import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
 import { OverrideSecretStore } from './adapters/override-secret-store';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/server';
+import { enrolledStoreCode } from './store-book/local-book';
 
 /**
  * The store's own books (`loket.db` in the data folder): its settings, staff, audit log, and — in live
@@ -289,8 +290,11 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     const client = new GatewayClient(config, secrets, methods);
     const terminalId = env.LOKET_TERMINAL_ID ?? settings.terminalId;
     const minFreeMb = Number(env.LOKET_MIN_FREE_MB);
+    // Enrolled in a store book: order ids carry the store's code, so they stay unique across a chain.
+    const storeCode = enrolledStoreCode(store.db);
     const orders = new OrderService(log, client, clock, {
       terminalId,
+      ...(storeCode ? { storeCode } : {}),
       training,
       diskCheck: diskSpaceCheck(
         dataDir,

@@ -16,6 +16,9 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
       in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
+  export --store --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] … --out FILE
+      the same, of every terminal of the store, from the store book (docs/store-book.md): the union of the
+      terminals' exports, row for row.
 
 Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 6 the order log cannot be used.
 `;
@@ -40,6 +43,7 @@ export async function runExportCommand(
       out: { type: 'string' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
+      store: { type: 'boolean' },
     },
   });
   if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
@@ -55,6 +59,12 @@ export async function runExportCommand(
   const from = values.date;
   const to = values.to ?? from;
   const out = resolve(values.out);
+  if (values.store)
+    return (await import('./store-report-commands')).runStoreExport(
+      { ...values, date: from, out, format, delimiter },
+      options,
+      io,
+    );
 
   // The books only, as report reads them: no gateway, no keychain, and no start-up work on the order log (an
   // export while the app is charging must not touch its orders).

@@ -26,6 +26,9 @@ export const REPORT_USAGE = `The day's books: report, closing, attention (docs/e
                                    a store day's figures (by method, state and staff), what needs attention,
                                    and, once closed, its closing and the changes after it. --html writes the
                                    A4 page (print it, or save it as PDF); --escpos the receipt printer's bytes
+  report --store [--date YYYY-MM-DD] [--json] [--lang id|en]
+                                   the whole store's figures from the store book (every terminal's, each
+                                   with its backlog: a day with events not yet in the store book says so)
   close-day --date YYYY-MM-DD [--json]
                                    close the day: its figures are kept as they are now, for good (a second
                                    close is refused); open attention items are counted, not blocking.
@@ -84,9 +87,17 @@ export async function runReportCommand(
       html: { type: 'string' },
       escpos: { type: 'string' },
       paper: { type: 'string' },
+      store: { type: 'boolean' },
     },
   });
   checkDay(values.date);
+  if (values.store) {
+    if (values.html !== undefined || values.escpos !== undefined || values.paper !== undefined)
+      throw new UsageError(
+        "--store: with --json or as text; --html, --escpos and --paper print a terminal's own report",
+      );
+    return (await import('./store-report-commands')).runStoreReport(values, options, io);
+  }
   if (values.paper !== undefined && values.paper !== '58' && values.paper !== '80')
     throw new UsageError(`--paper: 58 or 80 (got ${JSON.stringify(values.paper)})`);
   return readBooks(options, async (books) => {

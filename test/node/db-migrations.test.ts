@@ -14,6 +14,9 @@ import {
   schemaVersion,
 } from '../../src-main/db/migrations';
 import { openDatabase, type Database } from '../../src-main/db/open';
+import { canonicalJson, sha256Hex } from '../../src-main/db/canonical-json';
+import { UUID_V7_PATTERN, uuidv7Time } from '../../src-main/db/uuidv7';
+import { OrderLog } from '../../src-main/core/orders/order-log';
 
 let dir: string;
 const opened: Database[] = [];
@@ -66,8 +69,18 @@ const V5_TRIGGERS = [
   'order_events_no_update',
   'pin_lockout_no_delete',
 ];
+/** The tables and triggers migration 7 adds. */
+const V7_TABLES = ['book_identity', 'outbox', 'outbox_sync', 'store_link'];
+const V7_TRIGGERS = [
+  'book_identity_no_delete',
+  'book_identity_no_update',
+  'outbox_next_seq',
+  'outbox_no_delete',
+  'outbox_no_update',
+];
 /** The schema of the latest version. */
-const ALL_TABLES = [...V5_TABLES, 'callback_issues', 'closings'].sort();
+const V6_TABLES = [...V5_TABLES, 'callback_issues', 'closings'].sort();
+const ALL_TABLES = [...V6_TABLES, ...V7_TABLES].sort();
 const ALL_TRIGGERS = [
   ...V5_TRIGGERS,
   'callback_issues_acknowledge_once',
@@ -76,6 +89,7 @@ const ALL_TRIGGERS = [
   'closings_no_delete',
   'closings_no_replace',
   'closings_no_update',
+  ...V7_TRIGGERS,
 ].sort();
 
 /** A hash of the shape core/staff/pin.ts writes (the schema checks its prefix only). */
@@ -567,8 +581,8 @@ const perMigration: Record<
   6: {
     seed: seedRealisticV5,
     check: (db) => {
-      expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
-      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+      expect(strictTables(db)).toEqual(Object.fromEntries(V6_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS.filter((t) => !V7_TRIGGERS.includes(t)));
       expect(names(db, 'index')).toEqual(
         expect.arrayContaining([
           'callback_issues_open',
@@ -668,7 +682,168 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  7: {
+    seed: (db) => {
+      seedRealisticV5(db);
+      // A second terminal's orders in the same file (a till whose terminal id was changed): its own sequence.
+      insertOrder(db, 'T02-20250301-030700000-JJJJ', { terminal_id: 'T02', state: 'paid', paid_at: at(8) });
+      addEvent(db, 'T02-20250301-030700000-JJJJ', { type: 'created', source: 'cashier', to: 'creating', at: at(7) });
+      addEvent(db, 'T02-20250301-030700000-JJJJ', {
+        type: 'state_changed',
+        source: 'callback',
+        from: 'creating',
+        to: 'paid',
+        at: at(8),
+      });
+    },
+    check: (db) => {
+      expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
+      checkOutboxBackfill(db);
+
+      // The instance id: one row, made once, never changed or removed.
+      const instance = db.prepare('SELECT instance_id FROM book_identity').pluck().all() as string[];
+      expect(instance).toHaveLength(1);
+      expect(instance[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(() => db.prepare("UPDATE book_identity SET instance_id = 'x'").run()).toThrow(/never changes/);
+      expect(() => db.prepare('DELETE FROM book_identity').run()).toThrow(/never removed/);
+      expect(() => db.prepare("INSERT INTO book_identity VALUES (2, '" + 'a'.repeat(36) + "')").run()).toThrow(
+        /CHECK constraint failed/,
+      );
+
+      // The outbox: gap-free per terminal, append-only.
+      const row = db.prepare("SELECT * FROM outbox WHERE terminal_id = 'T02' AND seq = 2").get() as Record<
+        string,
+        unknown
+      >;
+      const insert = (overrides: Record<string, unknown>) => {
+        const r = { ...row, uuid: '01955000-0000-7000-8000-000000000000', ...overrides };
+        const cols = Object.keys(r);
+        db.prepare(`INSERT INTO outbox (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(r);
+      };
+      expect(() => insert({ seq: 4 })).toThrow(/numbered 1, 2, 3, … without gaps/);
+      expect(() => insert({ seq: 2 })).toThrow(/without gaps|UNIQUE/);
+      expect(() => insert({ seq: 3, sha256: 'A'.repeat(64) })).toThrow(/CHECK constraint failed/);
+      expect(() => insert({ seq: 3, stream: 'Sale' })).toThrow(/CHECK constraint failed/);
+      expect(() => insert({ seq: 3, payload: '{' })).toThrow(/CHECK constraint failed/);
+      insert({ seq: 3 });
+      insert({ terminal_id: 'T09', seq: 1, uuid: '01955000-0000-7000-8000-000000000001' });
+      expect(() => db.prepare("UPDATE outbox SET type = 'x'").run()).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM outbox').run()).toThrow(/append-only/);
+
+      // The sync's cursor and the store link (no password column; a URL, a keychain account).
+      db.prepare("INSERT INTO outbox_sync (terminal_id, acked_seq) VALUES ('T1', 3)").run();
+      expect(() => db.prepare("INSERT INTO outbox_sync (terminal_id, acked_seq) VALUES ('T02', -1)").run()).toThrow(
+        /CHECK constraint failed/,
+      );
+      expect(() =>
+        db.prepare("INSERT INTO outbox_sync (terminal_id, acked_seq, conflict) VALUES ('T02', 0, '[1]')").run(),
+      ).toThrow(/CHECK constraint failed/);
+      const link = (overrides: Record<string, unknown> = {}) => {
+        const r = {
+          id: 1,
+          store_id: '0195a000-0000-7000-8000-000000000000',
+          store_code: 'JK1',
+          terminal_id: 'T01',
+          url: 'postgres://loket_jk1_t01@127.0.0.1:5432/store',
+          credential: 'store-book:JK1:T01:0195a000',
+          enrolled_at: T0,
+          ...overrides,
+        };
+        const cols = Object.keys(r);
+        db.prepare(`INSERT INTO store_link (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(
+          r,
+        );
+      };
+      expect(() => link({ store_code: 'jk1' })).toThrow(/CHECK constraint failed/);
+      expect(() => link({ store_code: 'JKT1' })).toThrow(/CHECK constraint failed/);
+      expect(() => link({ terminal_id: 'T-1' })).toThrow(/CHECK constraint failed/);
+      expect(() => link({ url: 'mysql://x' })).toThrow(/CHECK constraint failed/);
+      link();
+      expect(() => link({ id: 2 })).toThrow(/CHECK constraint failed/);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
+
+interface OutboxDbRow {
+  terminal_id: string;
+  seq: number;
+  uuid: string;
+  stream: string;
+  stream_id: string;
+  type: string;
+  at: string;
+  payload: string;
+  sha256: string;
+}
+
+/**
+ * Migration 7 gave every order event its outbox row: per terminal numbered 1..n in the order written, a UUIDv7 of
+ * the event's time (sorting as the events do), canonical payloads and their hashes; the last event of each order
+ * carries the order as it is, the earlier ones no snapshot. And the order log writes the same objects for a new
+ * event, so a store book cannot tell a migrated event from a new one by its shape.
+ */
+function checkOutboxBackfill(db: Database): void {
+  const events = db
+    .prepare('SELECT e.*, o.terminal_id FROM order_events e JOIN orders o ON o.id = e.order_id ORDER BY e.seq')
+    .all() as (Record<string, unknown> & { seq: number; order_id: string; terminal_id: string; at: string })[];
+  const rows = db.prepare('SELECT * FROM outbox ORDER BY terminal_id, seq').all() as OutboxDbRow[];
+  expect(rows).toHaveLength(events.length);
+  const byTerminal = new Map<string, OutboxDbRow[]>();
+  for (const r of rows) byTerminal.set(r.terminal_id, [...(byTerminal.get(r.terminal_id) ?? []), r]);
+  expect([...byTerminal.keys()].sort()).toEqual(['T02', 'T1']);
+  const lastOf = new Map<string, number>();
+  for (const e of events) lastOf.set(e.order_id, e.seq);
+  for (const [terminal, list] of byTerminal) {
+    const own = events.filter((e) => e.terminal_id === terminal);
+    expect(list.map((r) => r.seq)).toEqual(own.map((_, i) => i + 1));
+    list.forEach((r, i) => {
+      const e = own[i]!;
+      expect(r).toMatchObject({ stream: 'order', stream_id: e.order_id, type: e.type, at: e.at });
+      expect(r.uuid).toMatch(UUID_V7_PATTERN);
+      expect(uuidv7Time(r.uuid)).toBe(Date.parse(e.at));
+      expect(canonicalJson(JSON.parse(r.payload))).toBe(r.payload);
+      expect(r.sha256).toBe(sha256Hex(r.payload));
+      const payload = JSON.parse(r.payload) as { event: Record<string, unknown>; snapshot: unknown };
+      const { terminal_id: _t, ...eventColumns } = e;
+      expect(payload.event).toEqual({
+        ...eventColumns,
+        payload: e.payload === null ? null : JSON.parse(e.payload as string),
+      });
+      if (e.seq === lastOf.get(e.order_id))
+        expect(payload.snapshot).toMatchObject({ id: e.order_id, terminal_id: terminal });
+      else expect(payload.snapshot).toBeNull();
+    });
+  }
+  // Sorted by (time, event), the ids of the past events sort as the events do.
+  const byEvent = [...rows].sort((a, b) => {
+    const ea = JSON.parse(a.payload).event.seq as number;
+    const eb = JSON.parse(b.payload).event.seq as number;
+    return a.at < b.at ? -1 : a.at > b.at ? 1 : ea - eb;
+  });
+  expect(byEvent.map((r) => r.uuid)).toEqual(byEvent.map((r) => r.uuid).sort());
+
+  // A new event written by the order log: the same objects, the sequence goes on. A note changes nothing of the
+  // order, so its snapshot is the migrated last snapshot exactly.
+  const order = 'T01-20250301-031000000-HHHH';
+  const before = JSON.parse(
+    (
+      db
+        .prepare("SELECT payload FROM outbox WHERE stream_id = ? AND json_extract(payload, '$.snapshot') IS NOT NULL")
+        .get(order) as { payload: string }
+    ).payload,
+  );
+  new OrderLog(db, { now: () => new Date(at(59)) }).note(order, { source: 'manager', actor: 'Sri', reason: 'checked' });
+  const last = db
+    .prepare("SELECT * FROM outbox WHERE terminal_id = 'T1' ORDER BY seq DESC LIMIT 1")
+    .get() as OutboxDbRow;
+  expect(last.seq).toBe(byTerminal.get('T1')!.length + 1);
+  const written = JSON.parse(last.payload);
+  expect(written.snapshot).toEqual(before.snapshot);
+  expect(Object.keys(written.event).sort()).toEqual(Object.keys(before.event).sort());
+  expect(written.snapshot).toMatchObject({ staff_name: 'Budi', state: 'paid', instruction: { type: 'qr' } });
+}
 
 /** A version-5 database as the counter leaves it: the version-3 day, staff, their orders, the audit log. */
 function seedRealisticV5(db: Database): void {
@@ -863,14 +1038,15 @@ describe('database migrations', () => {
     v5.close();
 
     const db = track(openDatabase(path));
-    expect(schemaVersion(db)).toBe(6);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shapeV5)).toEqual(before);
-    // No table of version 5 changed shape: migration 6 only adds tables, triggers and indexes.
-    expect(shapeOf(db)).toEqual({ ...shapeV5, callback_issues: expect.any(Array), closings: expect.any(Array) });
+    // No table of version 5 changed shape: migrations 6 and 7 only add tables, triggers and indexes.
+    const addedTables = ['callback_issues', 'closings', ...V7_TABLES];
+    expect(shapeOf(db)).toEqual({ ...shapeV5, ...Object.fromEntries(addedTables.map((t) => [t, expect.any(Array)])) });
     expect(
       db
         .prepare(
-          "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN ('callback_issues', 'closings') ORDER BY name",
+          `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN (${addedTables.map((t) => `'${t}'`).join(', ')}) ORDER BY name`,
         )
         .all(),
     ).toEqual(schemaV5);

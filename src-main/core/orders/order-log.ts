@@ -23,6 +23,7 @@ import {
   type SqlValue,
 } from './order-rows';
 import { systemClock, type Clock } from '../ports';
+import { appendOrderEvent, type OrderEventRow } from './order-outbox';
 
 export type { NewOrder, OrderPatch } from './order-rows';
 // Re-exported so that users of the log need not know the clock is a core-wide port.
@@ -72,6 +73,8 @@ export class OrderLog {
    * left it when the write knows it (no second read), else undefined and read at announcement.
    */
   private readonly touched = new Map<string, Order | undefined>();
+  /** Events of the write in progress whose outbox rows are written at its end (after the order's row changed). */
+  private readonly unpublished: OrderEventRow[] = [];
 
   constructor(
     /**
@@ -255,13 +258,13 @@ export class OrderLog {
 
   private write<T>(fn: () => T, options: WriteOptions = {}): T {
     // Inside an outer write this is a savepoint; the outer write commits and announces.
-    if (this.db.inTransaction) return this.db.transaction(fn)();
+    if (this.db.inTransaction) return this.db.transaction(() => this.publishing(fn))();
     this.touched.clear();
     let result: T;
     const relaxed = options.durable === false;
     try {
       if (relaxed) this.db.pragma('synchronous = NORMAL');
-      result = this.db.transaction(fn).immediate();
+      result = this.db.transaction(() => this.publishing(fn)).immediate();
     } catch (err) {
       this.touched.clear();
       throw err;
@@ -286,6 +289,22 @@ export class OrderLog {
     }
     this.touched.clear();
     return result;
+  }
+
+  /**
+   * Runs one write, then gives each event it appended its outbox row (core/outbox/outbox.ts), in the same
+   * transaction and after the order's row has its new values: the row's snapshot is the order as the write left it.
+   * A write that fails leaves no outbox row behind (its transaction or savepoint rolls them back with the events).
+   */
+  private publishing<T>(fn: () => T): T {
+    const mark = this.unpublished.length;
+    try {
+      const result = fn();
+      for (const event of this.unpublished.splice(mark)) appendOrderEvent(this.db, event);
+      return result;
+    } finally {
+      this.unpublished.length = Math.min(this.unpublished.length, mark);
+    }
   }
 
   private now(): string {
@@ -336,7 +355,7 @@ export class OrderLog {
     if (!this.touched.has(id)) this.touched.set(id, undefined);
     // JSON.stringify gives undefined for a payload of undefined (or a bare function): no payload then.
     const payload: string | undefined = meta.payload === undefined ? undefined : JSON.stringify(meta.payload);
-    const info = this.stmt(INSERT_EVENT).run({
+    const row = {
       order_id: id,
       at,
       type,
@@ -346,8 +365,10 @@ export class OrderLog {
       actor: meta.actor ?? null,
       reason: meta.reason ?? null,
       payload: payload ?? null,
-    });
-    return Number(info.lastInsertRowid);
+    };
+    const seq = Number(this.stmt(INSERT_EVENT).run(row).lastInsertRowid);
+    this.unpublished.push({ seq, ...row });
+    return seq;
   }
 
   /** The order, or OrderNotFoundError: the one "find it or fail" every caller uses. */

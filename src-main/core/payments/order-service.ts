@@ -31,6 +31,8 @@ export interface Actor {
 
 export interface OrderServiceOptions {
   terminalId: string;
+  /** The store's code, once the terminal is enrolled in a store book: the first part of every order id. */
+  storeCode?: string;
   training: boolean;
   gatewayTimeZone: string;
   /** Where the gateway should send callbacks; omitted when Loket listens for none. */
@@ -69,7 +71,7 @@ export class OrderService {
   }
 
   async create(input: OrderInput, actor: Actor): Promise<CreateOutcome> {
-    const id = newMerchantTransactionId(this.options.terminalId, this.clock);
+    const id = newMerchantTransactionId(this.options.terminalId, this.clock, this.options.storeCode);
     const body: Record<string, unknown> = {
       user_id: input.userId ?? `walkin-${this.options.terminalId.toLowerCase()}`,
       merchant_transaction_id: id,

@@ -25,7 +25,8 @@ export interface FiguresOptions {
 
 const NOBODY: Record<Lang, string> = { id: '(tanpa kasir)', en: '(nobody signed in)' };
 
-interface GroupRow {
+/** Orders of one method, state and staff member: how many, and their amount. */
+export interface GroupRow {
   methodId: string;
   state: OrderState;
   staffId: number | null;
@@ -58,7 +59,6 @@ export function figures(
   options: FiguresOptions = {},
 ): ReportFigures {
   const db = dbOf(books);
-  const lang = options.lang ?? 'id';
   const range = storeDays(fromDay, toDay, timeZone);
   const rows = stmt<[string, string, number], GroupRow>(
     db,
@@ -66,7 +66,21 @@ export function figures(
      FROM orders WHERE created_at >= ? AND created_at < ? AND training = ?
      GROUP BY method_id, state, staff_id`,
   ).all(range.from.toISOString(), range.to.toISOString(), options.training ? 1 : 0);
+  return figuresOfGroups(rows, { from: fromDay, to: toDay, timeZone }, methods, staffNames, options.lang ?? 'id');
+}
 
+/**
+ * The figures from the day's orders counted by method, state and staff member (what `figures` reads from the log):
+ * also the store book's, from its projection (src-main/store-book/store-report.ts), so that a terminal's report and
+ * its part of the store's are made the same way.
+ */
+export function figuresOfGroups(
+  rows: readonly GroupRow[],
+  span: Pick<ReportFigures, 'from' | 'to' | 'timeZone'>,
+  methods: readonly PaymentMethod[],
+  staffNames: StaffNames,
+  lang: Lang,
+): ReportFigures {
   const m: Marginals = { paid: zero(), orders: zero(), byMethod: new Map(), byState: new Map(), byStaff: new Map() };
   for (const row of rows) {
     const isPaid = row.state === 'paid';
@@ -84,7 +98,7 @@ export function figures(
     if (isPaid) addTo(staff.paid, row);
     m.byStaff.set(row.staffId, staff);
   }
-  return assemble(m, { from: fromDay, to: toDay, timeZone }, methods, staffNames, lang);
+  return assemble(m, span, methods, staffNames, lang);
 }
 
 interface Marginals {
