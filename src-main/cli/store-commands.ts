@@ -116,11 +116,17 @@ function failure(io: Io, err: unknown): number {
   throw err;
 }
 
+/**
+ * The till's books and its link to the store book. `readOnly`: for what only reads (status, the defaults of init),
+ * which works beside a running Loket; enrol and sync change the books and take the data folder's lock.
+ */
 async function withLocal<T>(
   options: StoreCommandOptions,
   fn: (books: StoreBooks, local: LocalBook) => Promise<T>,
+  readOnly = false,
 ): Promise<T> {
   const books = openStoreBooks({
+    readOnly,
     env: envOf(options),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -165,7 +171,7 @@ async function init(argv: string[], options: StoreCommandOptions, io: Io): Promi
   if (zone !== undefined) checkZone(zone);
   const env = envOf(options);
   // The till's own settings give the defaults of the store's name and zone.
-  const settings = await withLocal(options, async (books) => books.settings.load()).catch(() => undefined);
+  const settings = await withLocal(options, async (books) => books.settings.load(), true).catch(() => undefined);
   let admin;
   try {
     admin = await adminConnection(values.url, env);
@@ -380,83 +386,87 @@ interface ConflictRow {
 async function status(argv: string[], options: StoreCommandOptions, io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } });
   const env = envOf(options);
-  return withLocal(options, async (books, local) => {
-    const zone = books.settings.load().timeZone;
-    const link = local.link();
-    const worker = new SyncWorker({ local, env, clock: options.clock ?? systemClock });
-    const own = worker.status();
-    const others = local
-      .terminals()
-      .filter((t) => t.terminalId !== own.terminalId)
-      .map((t) => ({ terminalId: t.terminalId, events: t.head, acknowledged: local.cursor(t.terminalId).ackedSeq }));
-    const report: Record<string, unknown> = {
-      enrolled: link
-        ? { store: link.storeCode, terminal: link.terminalId, url: link.url, since: link.enrolledAt }
-        : null,
-      passwordFrom: env[STORE_URL_VARIABLE] ? STORE_URL_VARIABLE : link ? 'keychain' : null,
-      local: {
-        terminalId: own.terminalId ?? null,
-        waiting: own.waiting,
-        lastSyncAt: own.lastSyncAt ?? null,
-        conflict: own.conflict ?? null,
-      },
-      ...(others.length ? { otherTerminalIds: others } : {}),
-    };
-    let code: number = own.conflict ? EXIT.REJECTED : EXIT.OK;
-    let client: PgClient | undefined;
-    try {
-      const connection = await storeConnection(env, link, env[STORE_URL_VARIABLE] ? undefined : secretsOf(options));
-      client = await reach(connection.url);
-      const tls = (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()'))
-        .rows[0]?.ssl;
-      const terminals = (
-        await client.query<ProgressRow>(
-          `SELECT terminal_id, received_seq, last_received_at, head_seq, oldest_unsent_at, reported_at, waiting,
+  return withLocal(
+    options,
+    async (books, local) => {
+      const zone = books.settings.load().timeZone;
+      const link = local.link();
+      const worker = new SyncWorker({ local, env, clock: options.clock ?? systemClock });
+      const own = worker.status();
+      const others = local
+        .terminals()
+        .filter((t) => t.terminalId !== own.terminalId)
+        .map((t) => ({ terminalId: t.terminalId, events: t.head, acknowledged: local.cursor(t.terminalId).ackedSeq }));
+      const report: Record<string, unknown> = {
+        enrolled: link
+          ? { store: link.storeCode, terminal: link.terminalId, url: link.url, since: link.enrolledAt }
+          : null,
+        passwordFrom: env[STORE_URL_VARIABLE] ? STORE_URL_VARIABLE : link ? 'keychain' : null,
+        local: {
+          terminalId: own.terminalId ?? null,
+          waiting: own.waiting,
+          lastSyncAt: own.lastSyncAt ?? null,
+          conflict: own.conflict ?? null,
+        },
+        ...(others.length ? { otherTerminalIds: others } : {}),
+      };
+      let code: number = own.conflict ? EXIT.REJECTED : EXIT.OK;
+      let client: PgClient | undefined;
+      try {
+        const connection = await storeConnection(env, link, env[STORE_URL_VARIABLE] ? undefined : secretsOf(options));
+        client = await reach(connection.url);
+        const tls = (await client.query<{ ssl: boolean }>('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()'))
+          .rows[0]?.ssl;
+        const terminals = (
+          await client.query<ProgressRow>(
+            `SELECT terminal_id, received_seq, last_received_at, head_seq, oldest_unsent_at, reported_at, waiting,
              skew_flagged, extract(epoch FROM clock_skew)::float8 AS clock_skew_seconds, conflicts
            FROM loket.terminal_progress WHERE store_code = loket.store_code() ORDER BY terminal_id`,
-        )
-      ).rows;
-      const conflicts = (
-        await client.query<ConflictRow>(
-          `SELECT terminal_id, kind, seq, detail, reported_at FROM loket.conflicts
+          )
+        ).rows;
+        const conflicts = (
+          await client.query<ConflictRow>(
+            `SELECT terminal_id, kind, seq, detail, reported_at FROM loket.conflicts
            WHERE store_code = loket.store_code() ORDER BY reported_at DESC LIMIT 20`,
-        )
-      ).rows;
-      report.link = { reachable: true, tls: tls === true };
-      report.terminals = terminals.map((t) => ({
-        terminalId: t.terminal_id,
-        received: Number(t.received_seq),
-        lastReceivedAt: t.last_received_at?.toISOString() ?? null,
-        reported: t.head_seq === null ? null : { events: Number(t.head_seq), at: t.reported_at!.toISOString() },
-        waiting: t.head_seq === null ? null : Number(t.waiting),
-        oldestWaitingAt: t.oldest_unsent_at?.toISOString() ?? null,
-        clockSkewSeconds: t.clock_skew_seconds,
-        clockSkewFlagged: t.skew_flagged,
-        conflicts: Number(t.conflicts),
-      }));
-      report.conflicts = conflicts.map((c) => ({
-        terminalId: c.terminal_id,
-        kind: c.kind,
-        seq: c.seq === null ? null : Number(c.seq),
-        detail: c.detail,
-        reportedAt: c.reported_at.toISOString(),
-      }));
-    } catch (err) {
-      report.link = { reachable: false, error: err instanceof Error ? describePgError(err) : String(err) };
-      if (code === EXIT.OK)
-        code =
-          err instanceof NotEnrolledError || err instanceof StoreUrlError || err instanceof UsageError
-            ? EXIT.INVALID_INPUT
-            : err instanceof SecretStoreUnavailableError
-              ? EXIT.KEYCHAIN
-              : EXIT.NOT_SENT_OR_UNKNOWN;
-    } finally {
-      await closeQuietly(client);
-    }
-    if (values.json) io.out(JSON.stringify(report, null, 2) + '\n');
-    else io.out(statusLines(report, zone).join('\n') + '\n');
-    return code;
-  });
+          )
+        ).rows;
+        report.link = { reachable: true, tls: tls === true };
+        report.terminals = terminals.map((t) => ({
+          terminalId: t.terminal_id,
+          received: Number(t.received_seq),
+          lastReceivedAt: t.last_received_at?.toISOString() ?? null,
+          reported: t.head_seq === null ? null : { events: Number(t.head_seq), at: t.reported_at!.toISOString() },
+          waiting: t.head_seq === null ? null : Number(t.waiting),
+          oldestWaitingAt: t.oldest_unsent_at?.toISOString() ?? null,
+          clockSkewSeconds: t.clock_skew_seconds,
+          clockSkewFlagged: t.skew_flagged,
+          conflicts: Number(t.conflicts),
+        }));
+        report.conflicts = conflicts.map((c) => ({
+          terminalId: c.terminal_id,
+          kind: c.kind,
+          seq: c.seq === null ? null : Number(c.seq),
+          detail: c.detail,
+          reportedAt: c.reported_at.toISOString(),
+        }));
+      } catch (err) {
+        report.link = { reachable: false, error: err instanceof Error ? describePgError(err) : String(err) };
+        if (code === EXIT.OK)
+          code =
+            err instanceof NotEnrolledError || err instanceof StoreUrlError || err instanceof UsageError
+              ? EXIT.INVALID_INPUT
+              : err instanceof SecretStoreUnavailableError
+                ? EXIT.KEYCHAIN
+                : EXIT.NOT_SENT_OR_UNKNOWN;
+      } finally {
+        await closeQuietly(client);
+      }
+      if (values.json) io.out(JSON.stringify(report, null, 2) + '\n');
+      else io.out(statusLines(report, zone).join('\n') + '\n');
+      return code;
+    },
+    true,
+  );
 }
 
 function statusLines(r: Record<string, unknown>, zone: string): string[] {

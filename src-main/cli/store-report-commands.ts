@@ -15,7 +15,7 @@ import { closeQuietly, connectStore, describePgError, type PgClient } from '../s
 import { exportStore } from '../store-book/store-export';
 import { storeDayReport, type StoreDayReport } from '../store-book/store-report';
 import { KeychainStoreSecrets } from '../adapters/store-book-keychain';
-import { withBooks, type Books, type ReportCommandOptions } from './books';
+import { readBooks, type Books, type ReportCommandOptions } from './books';
 import type { Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -28,7 +28,7 @@ async function withStoreBook<T>(
   fn: (books: Books, client: PgClient) => Promise<T>,
 ): Promise<T | number> {
   const env = options.env ?? process.env;
-  return withBooks(options, async (books) => {
+  return readBooks(options, async (books) => {
     const local = LocalBook.open(books.store.dataDir);
     let client: PgClient | undefined;
     try {
