@@ -4,7 +4,8 @@
 #             Loket cannot run without it
 #   keychain  what `npm ci` builds keytar, the OS keychain module, against; optional: without it npm leaves
 #             keytar out and Loket runs in training mode only
-#   tests     what the tests need besides: the browser Playwright drives, a real keyring on a private session bus
+#   tests     what the tests need besides: the browser Playwright drives, a real keyring on a private session bus,
+#             PostgreSQL (the store book's tests run throwaway clusters)
 #
 #   scripts/install-system-deps.sh [GROUP...]          install what is missing (every group when none is named)
 #   scripts/install-system-deps.sh --check [GROUP...]  list what is missing, one a line; exit 1 if anything is
@@ -18,8 +19,9 @@ group_packages() {
     keychain) echo libsecret-1-dev ;;
     # chromium: the browser Playwright drives (its own browser download is unreachable here). The keychain's tests
     # run a private session bus (dbus-daemon, dbus-send) with gnome-keyring and check entries with secret-tool
-    # (test/node/helpers/private-keyring.ts).
-    tests) echo chromium gnome-keyring dbus-daemon dbus-bin dbus-x11 libsecret-tools ;;
+    # (test/node/helpers/private-keyring.ts). postgresql: the store book's tests start a throwaway PostgreSQL cluster
+    # of their own (test/node/helpers/pg-cluster.ts); the Debian package's default cluster is not used by them.
+    tests) echo chromium gnome-keyring dbus-daemon dbus-bin dbus-x11 libsecret-tools postgresql ;;
     *)
       echo "install-system-deps.sh: unknown group \"$1\" (build, keychain or tests)" >&2
       exit 2
