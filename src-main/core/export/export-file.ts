@@ -95,7 +95,7 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
             lang: options.lang ?? 'id',
           })
         : undefined;
-    return await exportOrders(db, { ...rest, ...(summary ? { summary } : {}) }, out);
+    return await exportOrders(db, { ...rest, staffNames, ...(summary ? { summary } : {}) }, out);
   } finally {
     db.close();
   }

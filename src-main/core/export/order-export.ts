@@ -4,6 +4,7 @@ import type { Lang } from '../../common/app-info';
 import { dayRange } from '../../common/gateway-time';
 import type { PaymentMethod } from '../../common/payment-methods';
 import type { ReportFigures } from '../../common/reports';
+import type { StaffNames } from '../reports/day-report';
 import { writeCsv } from './csv-export';
 import { prepareExportQuery } from './order-query';
 import { RowCells } from './row-cells';
@@ -30,6 +31,11 @@ export interface ExportOptions {
   summary?: ReportFigures;
   /** The language of the method labels and the summary sheet; default `en`. */
   lang?: Lang;
+  /**
+   * The store's staff, former members too, to name who sold each order: the training log keeps none of them (its
+   * orders point at stand-ins). Absent: the names the log itself holds.
+   */
+  staffNames?: StaffNames;
 }
 
 export interface ExportResult {
@@ -74,7 +80,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const range = exportRange(options.from, options.to, options.timeZone);
   const zone = new ZoneClock(options.timeZone);
   const lang = options.lang ?? 'en';
-  const cells = new RowCells(options.methods, lang, zone);
+  const cells = new RowCells(options.methods, lang, zone, options.staffNames);
   const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
   try {
     return options.format === 'csv'

@@ -25,13 +25,21 @@ const cellId = (value: string | number | null): string | undefined =>
  */
 export class RowCells {
   private readonly labels: Map<string, string>;
+  private readonly staff: Map<number, string> | undefined;
 
   constructor(
     methods: readonly PaymentMethod[],
     lang: Lang,
     private readonly zone: ZoneClock,
+    staffNames?: readonly { id: number; name: string }[],
   ) {
     this.labels = new Map(methods.map((m) => [m.id, m.label[lang]]));
+    this.staff = staffNames && new Map(staffNames.map((s) => [s.id, s.name]));
+  }
+
+  /** The store's name for who sold it, else the log's own. */
+  private staffName(r: ExportRow): string | null {
+    return (r[14] !== null ? this.staff?.get(r[14]) : undefined) ?? r[15];
   }
 
   csv(r: ExportRow): CsvCells {
@@ -53,7 +61,7 @@ export class RowCells {
       text(r[12]),
       text(r[13]),
       idText(r[14]),
-      text(r[15]),
+      text(this.staffName(r)),
       text(r[16]),
       text(r[17]),
       text(r[18]),
@@ -80,7 +88,7 @@ export class RowCells {
       cellText(r[12]),
       cellText(r[13]),
       cellId(r[14]),
-      cellText(r[15]),
+      cellText(this.staffName(r)),
       cellText(r[16]),
       cellText(r[17]),
       cellText(r[18]),
