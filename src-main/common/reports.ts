@@ -1,4 +1,5 @@
 import type { Order, OrderEvent, OrderState } from './order';
+import type { Reason } from './reasons';
 
 /**
  * The manager's books: the figures of a store day (or a range of days), the attention queue, the closing
@@ -47,8 +48,10 @@ export interface AttentionItem {
   order?: Order;
   /** When the matter arose (UTC). */
   since: string;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (the store's language: the CLI and the A4 page). */
   summary: string;
+  /** The same, for a screen to word in its own language. */
+  what: Reason;
   /** What a manager may do about it; each needs a reason and is audited. */
   actions: AttentionAction[];
   /** For a callback problem: its id, for acknowledging it. */
@@ -122,8 +125,10 @@ export interface OrderDetail {
 export interface AttentionResult {
   /** Whether the item has left the queue (a check may leave it: the gateway still says "waiting"). */
   resolved: boolean;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (English: the CLI and the log). */
   message: string;
+  /** The same, for a screen to word in its own language. */
+  reason: Reason;
   order?: Order;
 }
 
@@ -139,6 +144,8 @@ export interface SaveResult {
   saved: boolean;
   /** The file written, when saved. */
   path?: string;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (English). */
   message: string;
+  /** The same, for a screen to word in its own language. */
+  reason?: Reason;
 }

@@ -8,11 +8,14 @@ import {
   type DisplayState,
   type LiveEvent,
   type OrderApiMethod,
+  type PrintResult,
 } from '../common/api';
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
 import { OrderStateError } from '../common/order-policy';
+import { reason } from '../common/reasons';
+import { printProblemOf } from './print-problem';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { StaffSummary } from '../common/staff';
 import { publicFailure } from './gateway/client';
@@ -131,6 +134,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         'conflict',
         `Another sale is still ${waiting.state === 'unknown' ? 'open (its outcome is unknown)' : 'waiting for payment'} ` +
           `(order ${waiting.id}): finish it, cancel it, or park it to start a new one.`,
+        reason('sale.waiting', { orderId: waiting.id, unknown: waiting.state === 'unknown' }),
       );
     }
     const refusal = this.deps.refusal?.();
@@ -164,7 +168,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const day = filter.date ?? dayIn(this.deps.clock.now(), tz);
     const range = dayRange(day, tz);
     if (!range)
-      throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+      throw new ApiError(
+        'invalid_arguments',
+        `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`,
+        reason('order.bad_day', { day }),
+      );
     // Newest first: the cashier looks for the sale just made.
     return this.deps.log.list({ ...range, ...(filter.state ? { state: filter.state } : {}) }).reverse();
   }
@@ -175,11 +183,20 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   async simulatePayment(id: string): Promise<Order> {
     if (!this.deps.simulatePayment || this.deps.info().mode !== 'sandbox') {
-      throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
+      throw new ApiError(
+        'forbidden',
+        'payments can be simulated in training mode (sandbox) only',
+        reason('sale.simulate_training_only'),
+      );
     }
     const order = this.deps.log.require(id);
     if (order.state !== 'awaiting_payment') {
-      throw new OrderStateError(id, order.state, 'only an order waiting for payment can be paid');
+      throw new OrderStateError(
+        id,
+        order.state,
+        'only an order waiting for payment can be paid',
+        reason('order.not_awaiting_payment', { orderId: id, state: order.state }),
+      );
     }
     await this.deps.simulatePayment(id);
     return this.deps.log.require(id);
@@ -232,10 +249,14 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return { html: this.deps.receipts.html(order, options) };
   }
 
-  async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
+  async printReceipt(id: string, options: { copy: boolean }): Promise<PrintResult> {
     const order = this.deps.log.require(id);
     if (!this.deps.receipts.print)
-      return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
+      return {
+        ok: false,
+        message: 'No network printer is set up: print from this screen instead.',
+        reason: reason('print.no_printer', { what: 'receipt' }),
+      };
     try {
       await this.deps.receipts.print(order, options);
       this.deps.log.note(id, {
@@ -243,11 +264,19 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         reason: `receipt printed on the network printer${options.copy ? ' (copy)' : ''}`,
         payload: { receipt: 'printed', copy: options.copy },
       });
-      return { ok: true, message: options.copy ? 'Copy printed.' : 'Receipt printed.' };
+      return {
+        ok: true,
+        message: options.copy ? 'Copy printed.' : 'Receipt printed.',
+        reason: reason('print.done', { what: options.copy ? 'copy' : 'receipt' }),
+      };
     } catch (err) {
       // The sale stands whatever the printer does; the cashier is told and can print again.
       this.deps.log.note(id, { source: 'cashier', reason: `receipt printer failed: ${(err as Error).message}` });
-      return { ok: false, message: (err as Error).message };
+      return {
+        ok: false,
+        message: (err as Error).message,
+        reason: reason('print.failed', { problem: printProblemOf(err) }),
+      };
     }
   }
 
@@ -273,7 +302,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private cashier(charging: boolean): Actor {
     const till = this.deps.till?.();
     if (charging && till?.required && !till.staff) {
-      throw new ApiError('locked', 'Sign in at the till first: this store asks every cashier for their PIN.');
+      throw new ApiError(
+        'locked',
+        'Sign in at the till first: this store asks every cashier for their PIN.',
+        reason('sale.sign_in_required'),
+      );
     }
     const staff = till?.staff;
     return { source: 'cashier', actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };

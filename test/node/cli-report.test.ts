@@ -251,7 +251,7 @@ describe('close-day', () => {
   it('a second close, a day still to come: exit 2 in plain words; --date is required', async () => {
     const again = await run(runCloseDayCommand, ['--date', DAY]);
     expect(again.code).toBe(2);
-    expect(again.err).toMatch(/^2025-03-14 was already closed at 2025-03-14 10:00 WIB by cli:/);
+    expect(again.err).toMatch(/^2025-03-14 was already closed at 14\/03\/2025 10:00 WIB by cli:/);
     const future = await run(runCloseDayCommand, ['--date', '2025-03-16']);
     expect(future.code).toBe(2);
     expect(future.err).toContain('2025-03-16 has not begun yet in Asia/Jakarta (today is 2025-03-14)');

@@ -56,6 +56,10 @@ const CLOSED: DayReport = {
       orderId: 'T01-20250314-030500000-LATE',
       since: '2025-03-14T03:20:00.000Z',
       summary: 'Dibayar setelah dibatalkan: uangnya ada di suatu tempat (Rp20.000, QRIS (semua aplikasi)).',
+      what: {
+        key: 'attention.item.late_payment',
+        params: { amount: 20_000, methodId: 'qris_dynamic', state: 'cancelled' },
+      },
       actions: ['acknowledge'],
     },
     {
@@ -63,6 +67,7 @@ const CLOSED: DayReport = {
       orderId: 'T09-20250314-031600000-ZZZZ',
       since: '2025-03-14T09:45:00.000Z',
       summary: 'Callback PAID Rp75.000 yang sah untuk pesanan yang tidak ada di kasir ini.',
+      what: { key: 'attention.item.unknown_order', params: { status: 'PAID', amount: 75_000 } },
       actions: ['acknowledge'],
       issueId: 4,
     },
@@ -146,7 +151,7 @@ describe('the report on the receipt printer (ESC/POS)', () => {
     // Not the figures now (Rp50.070.001): the closed figures are the official ones.
     expect(text).not.toContain(formatRupiah(50_070_001));
     expect(text).toContain('LAPORAN HARIAN');
-    expect(text).toContain('2025-03-14 21:00 WIB');
+    expect(text).toContain('14/03/2025 21.00 WIB');
     expect(text).toContain('Pembayaran terlambat');
     expect(text).toContain('Menunggu pembayaran -> Lunas');
     expect(text).toContain('Perubahan setelah ditutup (2)');
@@ -186,7 +191,7 @@ describe('the report as an A4 page', () => {
     expect(html).toContain('Toko Sinar Jaya');
     expect(html).toContain('Jl. Merdeka 17, Bandung');
     expect(html).toContain('LAPORAN HARIAN');
-    expect(html).toContain('2025-03-14 (Asia/Jakarta)');
+    expect(html).toContain('14/03/2025 (Asia/Jakarta)');
     for (const m of FIGURES.byMethod) {
       expect(html).toContain(`<td>${m.label}</td>`);
       expect(html).toContain(`<td class="num">${formatRupiah(m.amount)}</td>`);
@@ -202,12 +207,12 @@ describe('the report as an A4 page', () => {
       expect(html).toContain(a.orderId);
       expect(html).toContain(a.summary);
     }
-    expect(html).toMatch(/<dt>Ditutup<\/dt><dd>2025-03-14 21:00 WIB<\/dd><dt>Oleh<\/dt><dd>Budi<\/dd>/);
+    expect(html).toMatch(/<dt>Ditutup<\/dt><dd>14\/03\/2025 21\.00 WIB<\/dd><dt>Oleh<\/dt><dd>Budi<\/dd>/);
     expect(html).toContain('<dt>Perlu perhatian saat ditutup</dt><dd>2</dd>');
     expect(html).toContain('Perubahan setelah ditutup (2)');
     expect(html).toContain('<td>Menunggu pembayaran → Lunas</td>');
     expect(html).toContain('dikembalikan tunai kepada pelanggan');
-    expect(html).toContain('Dicetak 2025-03-15 08:30 WIB');
+    expect(html).toContain('Dicetak 15/03/2025 08.30 WIB');
   });
 
   it('in English too; a day not closed is marked so, and a training report as training', () => {

@@ -22,6 +22,7 @@ import {
   type OrderRow,
   type SqlValue,
 } from './order-rows';
+import { reason } from '../../common/reasons';
 import { systemClock, type Clock } from '../ports';
 
 export type { NewOrder, OrderPatch } from './order-rows';
@@ -129,7 +130,12 @@ export class OrderLog {
     return this.write(() => {
       const { state } = this.require(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new OrderStateError(id, state, 'a late payment is flagged only on a cancelled, expired or failed order');
+        throw new OrderStateError(
+          id,
+          state,
+          'a late payment is flagged only on a cancelled, expired or failed order',
+          reason('order.late_payment_state', { orderId: id, state }),
+        );
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });

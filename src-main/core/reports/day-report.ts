@@ -5,8 +5,9 @@ import { ORDER_STATES, type OrderState } from '../../common/order';
 import type { PaymentMethod } from '../../common/payment-methods';
 import type { AfterClosingChange, ClosingRecord, CountAmount, DayReport, ReportFigures } from '../../common/reports';
 import { rowToEvent, type EventRow } from '../orders/order-rows';
-import { formatReceiptTime } from '../receipts/receipt-model';
+import { formatDateTime } from '../../common/dates';
 import { attention } from './attention';
+import { reason } from '../../common/reasons';
 import { invalidQuery, refused } from './errors';
 import { dbOf, stmt, storeDays, type Books } from './sql';
 
@@ -286,18 +287,20 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
   if (day > today)
     throw refused(
       `${day} has not begun yet in ${options.timeZone} (today is ${today}): a day can be closed from the day itself on, not before`,
+      reason('day.not_begun', { day, today }),
     );
   const name = options.by.name.trim();
-  if (name.length < 1 || name.length > 100) throw invalidQuery('closed by: a name of 1 to 100 characters');
+  if (name.length < 1 || name.length > 100) throw invalidQuery('closed by', 'a name of 1 to 100 characters');
 
   const write = db.transaction((): ClosingRecord => {
     // Read under the write lock: figures, the open items and the last event are one moment of the books.
     const existing = closingRow(db, day);
     if (existing)
       throw refused(
-        `${day} was already closed at ${formatReceiptTime(new Date(existing.closed_at), existing.time_zone)} by ` +
+        `${day} was already closed at ${formatDateTime(existing.closed_at, existing.time_zone, 'en')} by ` +
           `${existing.closed_by}: a closed day stays closed, ` +
           'and changes since are listed on its report as after closing',
+        reason('day.already_closed', { day, closedAt: existing.closed_at, by: existing.closed_by }),
       );
     const dayFigures = figures(db, day, day, options.timeZone, options.methods, options.staffNames, options);
     const range = storeDays(day, day, options.timeZone);

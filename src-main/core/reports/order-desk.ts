@@ -46,7 +46,7 @@ export function deskQuery(books: Books, query: DeskQuery, timeZone: string): Des
   const params: SqlValue[] = [range.from.toISOString(), range.to.toISOString()];
   if (query.state !== undefined) {
     if (!ORDER_STATES.includes(query.state as OrderState))
-      throw invalidQuery(`state: one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(query.state)})`);
+      throw invalidQuery('state', `one of ${ORDER_STATES.join(', ')} (got ${JSON.stringify(query.state)})`);
     where.push('state = ?');
     params.push(query.state);
   }
@@ -55,21 +55,21 @@ export function deskQuery(books: Books, query: DeskQuery, timeZone: string): Des
     params.push(query.methodId);
   }
   if (query.staffId !== undefined) {
-    if (!Number.isSafeInteger(query.staffId)) throw invalidQuery('staffId: a staff member id (a whole number)');
+    if (!Number.isSafeInteger(query.staffId)) throw invalidQuery('staffId', 'a staff member id (a whole number)');
     where.push('staff_id = ?');
     params.push(query.staffId);
   }
   if (query.search !== undefined && query.search.trim() !== '') {
-    if (query.search.length > DESK_SEARCH_MAX) throw invalidQuery(`search: at most ${DESK_SEARCH_MAX} characters`);
+    if (query.search.length > DESK_SEARCH_MAX) throw invalidQuery('search', `at most ${DESK_SEARCH_MAX} characters`);
     const clause = searchClause(query.search);
     where.push(clause.sql);
     params.push(...clause.params);
   }
   const limit = query.limit ?? DESK_DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > DESK_MAX_LIMIT)
-    throw invalidQuery(`limit: a whole number from 1 to ${DESK_MAX_LIMIT} (got ${limit})`);
+    throw invalidQuery('limit', `a whole number from 1 to ${DESK_MAX_LIMIT} (got ${limit})`);
   const offset = query.offset ?? 0;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw invalidQuery(`offset: a whole number ≥ 0 (got ${offset})`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw invalidQuery('offset', `a whole number ≥ 0 (got ${offset})`);
 
   const filter = where.join(' AND ');
   const total = stmt<SqlValue[], number>(db, `SELECT COUNT(*) FROM orders WHERE ${filter}`)

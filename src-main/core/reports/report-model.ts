@@ -2,7 +2,7 @@ import type { Lang } from '../../common/app-info';
 import { formatRupiah } from '../../common/money';
 import type { OrderEvent, OrderState } from '../../common/order';
 import type { AttentionAction, AttentionKind, DayReport, ReportFigures } from '../../common/reports';
-import { formatReceiptTime } from '../receipts/receipt-model';
+import { formatDateTime, formatDay } from '../../common/dates';
 
 /**
  * One model of a day's report, rendered two ways like a receipt (docs/receipts.md): an A4 page (report-html.ts)
@@ -153,9 +153,8 @@ const EVENT_LABEL: Readonly<Record<OrderEvent['type'], Text>> = {
 
 const count = (n: number) => n.toLocaleString('id-ID');
 
-function time(iso: string, timeZone: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatReceiptTime(date, timeZone);
+function time(iso: string, timeZone: string, lang: Lang): string {
+  return formatDateTime(iso, timeZone, lang);
 }
 
 function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, note?: string): ReportSection[] {
@@ -252,7 +251,7 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
 
   const status = closing
     ? [
-        { label: t(TEXT.closedAt), value: time(closing.closedAt, tz) },
+        { label: t(TEXT.closedAt), value: time(closing.closedAt, tz, lang) },
         { label: t(TEXT.closedBy), value: closing.closedBy.name },
         { label: t(TEXT.openAtClosing), value: count(closing.openAttention) },
       ]
@@ -277,13 +276,13 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     rows: report.attention.map((a) => [
       KIND_LABEL[a.kind][lang],
       a.orderId,
-      time(a.since, tz),
+      time(a.since, tz, lang),
       a.summary,
       a.actions.map((x) => ACTION_LABEL[x][lang]).join(', '),
     ]),
     paper: report.attention.map((a) => ({
       label: KIND_LABEL[a.kind][lang],
-      value: time(a.since, tz),
+      value: time(a.since, tz, lang),
       detail: [a.orderId, a.summary],
     })),
     empty: t(TEXT.noAttention),
@@ -301,7 +300,7 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
         { label: t(TEXT.reason), align: 'left' },
       ],
       rows: report.afterClosing.map((c) => [
-        time(c.at, tz),
+        time(c.at, tz, lang),
         c.orderId,
         changeText(c, lang),
         c.actor ? `${c.actor} (${c.source})` : c.source,
@@ -309,7 +308,7 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
       ]),
       paper: report.afterClosing.map((c) => ({
         label: changeText(c, lang),
-        value: time(c.at, tz),
+        value: time(c.at, tz, lang),
         detail: [c.orderId, ...(c.actor ? [`${c.actor} (${c.source})`] : [c.source]), ...(c.reason ? [c.reason] : [])],
       })),
       empty: t(TEXT.noChanges),
@@ -320,12 +319,12 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     lang,
     header: { storeName: ctx.storeName, ...(ctx.storeAddress ? { storeAddress: ctx.storeAddress } : {}) },
     title: t(TEXT.title),
-    day: { label: t(TEXT.day), value: `${report.date} (${tz})` },
+    day: { label: t(TEXT.day), value: `${formatDay(report.date)} (${tz})` },
     marks,
     closed: closing !== undefined,
     status,
     sections,
-    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, tz) },
+    printedAt: { label: t(TEXT.printedAt), value: formatDateTime(ctx.printedAt, tz, lang) },
   };
 }
 

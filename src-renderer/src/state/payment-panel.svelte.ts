@@ -1,3 +1,4 @@
+import type { Reason } from '../../../src-main/common/reasons';
 import { SvelteSet } from 'svelte/reactivity';
 import type { LoketApi } from '../../../src-main/common/api';
 import type { Order } from '../../../src-main/common/order';
@@ -13,8 +14,8 @@ export type PanelAction = 'simulate' | 'cancel' | 'print' | 'park';
  */
 export type Notice =
   | { kind: 'printed'; auto: boolean }
-  /** `detail`: the printer's or the server's own words (English), shown as a detail. */
-  | { kind: 'print_failed'; detail: string }
+  /** `reason`: why, for the screen's words (the server's English message is for the log). */
+  | { kind: 'print_failed'; reason?: Reason }
   | { kind: 'error'; error: CallError }
   | { kind: 'parked' }
   /** The sale in progress came back after a reload or a restart. */
@@ -200,7 +201,9 @@ export class PaymentPanelManager {
     await this.#act('print', async () => {
       if (this.#deps.networkPrinter()) {
         const result = await this.#deps.api.printReceipt(orderId, { copy });
-        this.#notice = result.ok ? { kind: 'printed', auto } : { kind: 'print_failed', detail: result.message };
+        this.#notice = result.ok
+          ? { kind: 'printed', auto }
+          : { kind: 'print_failed', ...(result.reason ? { reason: result.reason } : {}) };
         if (result.ok) this.#markPrinted(orderId);
         return;
       }

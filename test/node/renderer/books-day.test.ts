@@ -141,14 +141,11 @@ describe('printing', () => {
     const { fake, book } = await open();
     fake.on('dayReport', (_t, day) => dayReport(day));
     await book.open();
-    fake.on('printDayReport', () => ({ ok: false, message: 'No printer is set up: print the A4 page instead.' }));
+    const failed = { key: 'print.failed', params: { printer: '10.0.0.9:9100', problem: 'refused' } } as const;
+    fake.on('printDayReport', () => ({ ok: false, message: 'the printer refused', reason: failed }));
     await book.print();
     expect(fake.callsOf('printDayReport')).toEqual([[TOKEN, '2026-03-10']]);
-    expect(book.notice).toEqual({
-      kind: 'printed',
-      ok: false,
-      message: 'No printer is set up: print the A4 page instead.',
-    });
+    expect(book.notice).toEqual({ kind: 'printed', ok: false, reason: failed });
   });
 
   test('the A4 page: its HTML is printed from the screen; a print that fails says so', async () => {

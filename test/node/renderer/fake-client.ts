@@ -332,6 +332,7 @@ export function unknownItem(order: Order = makeOrder({ state: 'unknown' })): Att
     order,
     since: order.updatedAt,
     summary: 'Terkirim, tetapi hasilnya belum diketahui.',
+    what: { key: 'attention.item.unknown', params: { amount: order.amount, methodId: order.methodId } },
     actions: ['check', 'mark_paid', 'cancel'],
   };
 }
