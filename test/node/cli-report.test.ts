@@ -263,7 +263,9 @@ describe('close-day', () => {
     const r = await run(runCloseDayCommand, ['--date', '2025-03-15']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`closed 2025-03-15 (Asia/Jakarta) at 2025-03-15 10:00 by ${me}`);
-    expect(r.out).toContain('paid 0 order(s) Rp0; all 0 order(s) Rp0');
+    expect(r.out).toContain(
+      'received 0 order(s) Rp0; still waiting 0 order(s) Rp0; not paid 0 order(s) Rp0; 0 order(s) in all',
+    );
     expect(r.out).toMatch(/backed up to .*-close-day\.db/);
   });
 });

@@ -3,9 +3,19 @@ import type { Lang } from '../../common/app-info';
 import { dayIn } from '../../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../../common/order';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { AfterClosingChange, ClosingRecord, CountAmount, DayReport, ReportFigures } from '../../common/reports';
+import {
+  WAITING_SHOWN,
+  WAITING_STATES,
+  type AfterClosingChange,
+  type ClosingRecord,
+  type CountAmount,
+  type DayReport,
+  type ReportFigures,
+  type WaitingOrder,
+} from '../../common/reports';
 import { rowToEvent, type EventRow } from '../orders/order-rows';
 import { formatDateTime } from '../../common/dates';
+import type { ClosedDay } from '../export/row-cells';
 import { attention } from './attention';
 import { reason } from '../../common/reasons';
 import { invalidQuery, refused } from './errors';
@@ -252,6 +262,22 @@ export function closingOf(books: Books, day: string): ClosingRecord | undefined 
   return row && toRecord(row);
 }
 
+/**
+ * The closed days in [fromDay, toDay], each with its orders' range (in the zone it was closed in) and the last event
+ * of its closing: an order of that day whose last event is later changed after closing (the export marks it).
+ */
+export function closedDays(books: Books, fromDay: string, toDay: string): ClosedDay[] {
+  return stmt<[string, string], { day: string; time_zone: string; last_event_seq: number }>(
+    dbOf(books),
+    'SELECT day, time_zone, last_event_seq FROM closings WHERE day >= ? AND day <= ? ORDER BY day',
+  )
+    .all(fromDay, toDay)
+    .map((row) => {
+      const range = storeDays(row.day, row.day, row.time_zone);
+      return { from: range.from.toISOString(), to: range.to.toISOString(), lastEventSeq: row.last_event_seq };
+    });
+}
+
 /** The closed days in [fromDay, toDay] (store days, as text), oldest first. */
 export function closings(books: Books, fromDay: string, toDay: string): ClosingRecord[] {
   return stmt<[string, string], ClosingRow>(
@@ -411,7 +437,31 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     ...(closing ? { closing } : {}),
     afterClosing: changes,
     training: options.training ?? false,
+    ...waitingOrders(db, range, options.training ?? false),
   };
+}
+
+/** The day's orders still open, oldest first (the orders_state_created index): the close confirmation names them. */
+function waitingOrders(
+  db: Database,
+  range: { from: Date; to: Date },
+  training: boolean,
+): Pick<DayReport, 'waiting' | 'waitingCount'> {
+  const states = WAITING_STATES.map(() => '?').join(', ');
+  const where = `state IN (${states}) AND created_at >= ? AND created_at < ? AND training = ?`;
+  const params = [...WAITING_STATES, range.from.toISOString(), range.to.toISOString(), training ? 1 : 0];
+  const waiting = stmt<(string | number)[], WaitingOrder>(
+    db,
+    `SELECT id, amount, method_id AS methodId, state, created_at AS createdAt, item_name AS itemName
+     FROM orders WHERE ${where} ORDER BY created_at, id LIMIT ${WAITING_SHOWN}`,
+  ).all(...params);
+  const waitingCount =
+    waiting.length < WAITING_SHOWN
+      ? waiting.length
+      : stmt<(string | number)[], number>(db, `SELECT COUNT(*) FROM orders WHERE ${where}`)
+          .pluck()
+          .get(...params)!;
+  return { waiting, waitingCount };
 }
 
 /**

@@ -640,7 +640,9 @@ export const en: Messages = {
     staff: 'Staff',
     all: 'All',
     search: 'Search',
-    searchHint: 'An order number (or its start), a gateway transaction id, a VA number, or an amount.',
+    searchHint:
+      'An order number (or its start), a gateway transaction id, a VA number (spaces are fine), an amount, a time ' +
+      '(14:05), or part of the item name.',
     searchSubmit: 'Search',
     reload: 'Reload',
     shown: (first, last, total) => `${first}–${last} of ${total} order${total === 1 ? '' : 's'}`,
@@ -771,9 +773,13 @@ export const en: Messages = {
     futureDay: "This day has not begun in the store's time zone; a day can be closed from the day itself on.",
     official: 'Figures at closing (official)',
     soFar: 'Figures so far',
-    now: (paid, orders) => `Now: paid ${paid}; all orders ${orders}.`,
-    paid: 'Paid',
-    allOrders: 'All orders',
+    now: (received, waiting) => `Now: received ${received}; still waiting ${waiting}.`,
+    received: 'Received',
+    receivedHint: 'Paid orders: the money that came in.',
+    waiting: 'Still waiting',
+    notPaid: 'Not paid',
+    notPaidHint: 'Cancelled, expired, failed or refused: no money came in.',
+    allOrders: (n) => `${n} order${n === 1 ? '' : 's'} made this day`,
     countAmount: (count, amount) => `${count} order${count === 1 ? '' : 's'} · ${amount}`,
     byMethod: 'By method',
     byState: 'By state',
@@ -788,7 +794,10 @@ export const en: Messages = {
     attentionNone: 'Nothing needs attention for this day.',
     toQueue: 'Open the attention queue',
     afterTitle: (n) => `Changes after closing (${n})`,
-    afterText: 'They do not change the official figures above. Look at each.',
+    afterText: 'They do not change the official figures above. One line per order; open it for its history.',
+    newSale: 'New sale',
+    latePayment: 'late payment',
+    noStateChange: 'note',
     close: 'Close the day',
     print: 'Print',
     page: 'A4 page',
@@ -804,6 +813,10 @@ export const en: Messages = {
     confirmTitle: (day) => `Close ${day}?`,
     confirmText:
       'The day’s figures are kept for good and cannot be changed. Changes made later are listed as “after closing”.',
+    confirmWaiting: (n) =>
+      `${n} order${n === 1 ? '' : 's'} of this day ${n === 1 ? 'is' : 'are'} still waiting for payment or for ` +
+      'its outcome. Paid after closing, it is listed as a change after closing:',
+    confirmMore: (n) => `and ${n} more`,
     confirmWarn: (n) =>
       `${n} item(s) still need attention. Better deal with them first; their number is recorded with the closing.`,
     confirmYes: 'Yes, close the day',

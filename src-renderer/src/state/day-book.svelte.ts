@@ -156,7 +156,10 @@ export class DayBook {
     return true;
   }
 
-  /** The report on the store's report printer. */
+  /**
+   * The report on the store's report printer; with no printer set up (browser mode, or the desktop app without
+   * one), the A4 page goes to the screen's own print instead, so "Print" always prints.
+   */
   async print(): Promise<void> {
     const day = this.#day;
     if (this.#busy !== null || !isDay(day)) return;
@@ -164,6 +167,10 @@ export class DayBook {
     this.#notice = null;
     const outcome = await this.#ctx.call((api, token) => api.printDayReport(token, day));
     this.#busy = null;
+    if (outcome.ok && !outcome.value.ok && outcome.value.reason?.key === 'print.no_printer') {
+      await this.printPage();
+      return;
+    }
     if (outcome.ok)
       this.#notice = {
         kind: 'printed',

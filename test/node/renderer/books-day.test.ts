@@ -148,6 +148,24 @@ describe('printing', () => {
     expect(book.notice).toEqual({ kind: 'printed', ok: false, reason: failed });
   });
 
+  test('with no printer set up, Print prints the A4 page from the screen instead', async () => {
+    const printed: string[] = [];
+    const { fake, book } = await open(async (html) => void printed.push(html));
+    fake.on('dayReport', (_t, day) => dayReport(day));
+    await book.open();
+    fake.on('printDayReport', () => ({
+      ok: false,
+      message: 'No printer is set up: print the A4 page from the screen instead.',
+      reason: { key: 'print.no_printer', params: { what: 'report' } },
+    }));
+    fake.on('dayReportHtml', () => ({ html: '<!doctype html><title>A4</title>' }));
+    await book.print();
+    expect(fake.callsOf('dayReportHtml')).toEqual([[TOKEN, '2026-03-10']]);
+    expect(printed).toEqual(['<!doctype html><title>A4</title>']);
+    expect(book.notice).toEqual({ kind: 'page' });
+    expect(book.busy).toBeNull();
+  });
+
   test('the A4 page: its HTML is printed from the screen; a print that fails says so', async () => {
     const printed: string[] = [];
     let fail = false;

@@ -320,6 +320,8 @@ export function dayReport(day: string, overrides: Partial<DayReport> = {}): DayR
     attention: [],
     afterClosing: [],
     training: true,
+    waiting: [],
+    waitingCount: 0,
     ...overrides,
   };
 }

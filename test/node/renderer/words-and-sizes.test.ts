@@ -9,6 +9,7 @@ import { fitQr, qrModules } from '../../../src-renderer/src/lib/qr';
 import { gatewayDetail, refusalReason } from '../../../src-renderer/src/lib/refusal';
 import { describeError } from '../../../src-renderer/src/state/describe-error';
 import { CallError } from '../../../src-renderer/src/api/errors';
+import type { Reason } from '../../../src-main/common/reasons';
 
 const id = messagesFor('id');
 const en = messagesFor('en');
@@ -63,10 +64,10 @@ describe('a refusal in the cashier’s language', () => {
   });
 
   test("a server error: its reason in our words; without one, what its code means — never the server's English", () => {
-    const transition = {
+    const transition: Reason = {
       key: 'order.illegal_transition',
       params: { orderId: 'T1', from: 'paid', to: 'cancelled', allowedFrom: ['unknown', 'awaiting_payment'] },
-    } as const;
+    };
     const conflict = new CallError('conflict', 'order T1 is paid; only an order …', 409, transition);
     expect(describeError(conflict, id)).toEqual({
       text: 'Pesanan T1 berstatus lunas: hanya pesanan berstatus belum diketahui atau menunggu pembayaran yang dapat menjadi dibatalkan.',
