@@ -626,6 +626,10 @@ export const en: Messages = {
     },
   },
   days: {
+    placeholder: 'dd/mm/yyyy',
+    hint: 'Day/month/year, e.g. 23/11/2026.',
+    format: 'Write the date as day/month/year, e.g. 23/11/2026.',
+    pick: (label) => `${label}: pick from a calendar`,
     from: 'From',
     to: 'To',
     missing: 'Enter the first and the last day.',

@@ -644,6 +644,10 @@ export const id = {
   },
   /** A range of store days, as the books ask for it. */
   days: {
+    placeholder: 'hh/bb/tttt',
+    hint: 'Tanggal ditulis hari/bulan/tahun, misalnya 23/11/2026.',
+    format: 'Tulis tanggal sebagai hari/bulan/tahun, misalnya 23/11/2026.',
+    pick: (label: string) => `${label}: pilih dari kalender`,
     from: 'Dari tanggal',
     to: 'Sampai tanggal',
     missing: 'Isi tanggal awal dan tanggal akhir.',
