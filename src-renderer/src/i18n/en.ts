@@ -783,7 +783,7 @@ export const en: Messages = {
     waiting: 'Still waiting',
     notPaid: 'Not paid',
     notPaidHint: 'Cancelled, expired, failed or refused: no money came in.',
-    allOrders: (n) => `${n} order${n === 1 ? '' : 's'} made this day`,
+    allOrders: (n) => `Orders made: ${n}`,
     countAmount: (count, amount) => `${count} order${count === 1 ? '' : 's'} · ${amount}`,
     byMethod: 'By method',
     byState: 'By state',

@@ -801,7 +801,7 @@ export const id = {
     waiting: 'Masih menunggu',
     notPaid: 'Tidak dibayar',
     notPaidHint: 'Dibatalkan, kedaluwarsa, gagal, atau ditolak: tidak ada uang yang masuk.',
-    allOrders: (n: number) => `${n} pesanan dibuat hari ini`,
+    allOrders: (n: number) => `Pesanan dibuat: ${n}`,
     countAmount: (count: number, amount: string) => `${count} pesanan · ${amount}`,
     byMethod: 'Per metode',
     byState: 'Per status',

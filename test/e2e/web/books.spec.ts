@@ -258,6 +258,18 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(waiting.locator(`li[data-order-id="${sold.esTeh.id}"]`)).toContainText('Menunggu pembayaran');
   await expect(waiting.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText('Belum diketahui');
   expect(await seriousViolations(page), 'close-day dialog').toEqual([]);
+  mkdirSync(SHOTS, { recursive: true });
+  for (const size of [
+    { width: 1024, height: 600 },
+    { width: 1366, height: 768 },
+    { width: 1920, height: 1080 },
+    { width: 600, height: 1024 },
+  ]) {
+    await resize(page, size);
+    await page.screenshot({ path: `${SHOTS}/close-day-dialog-id-${name(size)}.png` });
+    expect(await dialogProblems(), `close-day dialog ${name(size)}`).toEqual([]);
+  }
+  await resize(page, { width: 1366, height: 768 });
   await page.getByTestId('close-day-confirm').click();
   await expect(page.getByTestId('close-day-dialog')).toBeHidden();
   const closing = page.getByTestId('day-closing');
@@ -369,18 +381,28 @@ test('each screen at the store’s sizes: nothing cut off or covered, 44 px targ
     { width: 800, height: 480 },
   ];
   const check = async (screen: string, dialog = false) => {
+    for (const lang of ['id', 'en'] as const) await checkIn(screen, dialog, lang);
+    await page.locator('#ui-lang').selectOption('id');
+  };
+  const checkIn = async (screen: string, dialog: boolean, lang: 'id' | 'en') => {
+    // The language is switched on the page behind a dialog: the dialog's words follow it.
+    await page.locator('#ui-lang').evaluate((el, value) => {
+      (el as HTMLSelectElement).value = value;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }, lang);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
     for (const size of sizes) {
       await resize(page, size);
-      await page.screenshot({ path: `${SHOTS}/${screen}-${name(size)}.png` });
+      await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}.png` });
       // And scrolled to its end, for a look at what lies below the first screenful.
       const panel = page.locator('.tabpanel:not([hidden])');
       if (!dialog && (await panel.evaluate((el) => el.scrollHeight > el.clientHeight + 1))) {
         await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-        await page.screenshot({ path: `${SHOTS}/${screen}-${name(size)}-end.png` });
+        await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}-end.png` });
         await panel.evaluate((el) => el.scrollTo(0, 0));
       }
       const problems = dialog ? await dialogProblems() : await layoutProblems(page);
-      expect(problems, `${screen}, ${name(size)}`).toEqual([]);
+      expect(problems, `${screen}, ${lang}, ${name(size)}`).toEqual([]);
       await page.evaluate(() => document.querySelector('.tabpanel:not([hidden])')?.scrollTo(0, 0));
     }
     await resize(page, { width: 1366, height: 768 });
