@@ -144,7 +144,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
    */
   const printerFor =
     <D>(escPos: (doc: D, paper: 58 | 80) => Buffer, html: (doc: D, paper: 58 | 80) => string) =>
-    (s: LoketSettings): { name: string; system: boolean; send(doc: D): Promise<void> } | undefined => {
+    (s: LoketSettings): { name: string; label?: string; system: boolean; send(doc: D): Promise<void> } | undefined => {
       const network =
         options.printer ??
         (s.printer.kind === 'network' && s.printer.host && s.printer.port
@@ -153,6 +153,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       if (network)
         return {
           name: `${network.host}:${network.port}`,
+          label: `${network.host}:${network.port}`,
           system: false,
           send: (doc) => sendToNetworkPrinter(escPos(doc, network.paper), network),
         };
@@ -161,6 +162,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       const deviceName = s.printer.systemName;
       return {
         name: deviceName ?? 'the default printer',
+        // A screen names the printer only by its own name (the default printer goes unnamed, not in English).
+        ...(deviceName ? { label: deviceName } : {}),
         system: true,
         send: (doc) =>
           system.print(html(doc, s.printer.paper), { ...(deviceName ? { deviceName } : {}), silent: true }),
@@ -222,13 +225,16 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         return {
           ok: true,
           message: `The day's report printed on ${printer.name}.`,
-          reason: reason('print.done', { printer: printer.name, what: 'report' }),
+          reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'report' }),
         };
       } catch (err) {
         return {
           ok: false,
           message: (err as Error).message,
-          reason: reason('print.failed', { printer: printer.name, problem: printProblemOf(err, printer) }),
+          reason: reason('print.failed', {
+            ...(printer.label ? { printer: printer.label } : {}),
+            problem: printProblemOf(err, printer),
+          }),
         };
       }
     },
@@ -326,13 +332,16 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         return {
           ok: true,
           message: `Test page printed on ${printer.name}.`,
-          reason: reason('print.done', { printer: printer.name, what: 'test' }),
+          reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'test' }),
         };
       } catch (err) {
         return {
           ok: false,
           message: (err as Error).message,
-          reason: reason('print.failed', { printer: printer.name, problem: printProblemOf(err, printer) }),
+          reason: reason('print.failed', {
+            ...(printer.label ? { printer: printer.label } : {}),
+            problem: printProblemOf(err, printer),
+          }),
         };
       }
     },
