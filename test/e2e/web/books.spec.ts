@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Page } from '@playwright/test';
-import { formatDay } from '../../../src-main/common/dates';
+import { formatDay, formatTime } from '../../../src-main/common/dates';
 import { dayIn } from '../../../src-main/common/gateway-time';
 import type { Order } from '../../../src-main/common/order';
 import { expect, prints, seriousViolations, startLoket, stubPrint, test, type LoketServer } from './fixtures';
@@ -143,6 +143,17 @@ test('the order desk: today by default, found by amount, VA number and id; an or
   await search(va?.type === 'virtual_account' ? va.va : '');
   await expect(page.getByTestId('desk-shown')).toHaveText('1–1 dari 1 pesanan');
   await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+
+  // The VA number as it is read out, in groups of four; the item's name; the store's clock.
+  await search(va?.type === 'virtual_account' ? va.va.replace(/(.{4})(?=.)/g, '$1 ') : '');
+  await expect(page.getByTestId('desk-shown')).toHaveText('1–1 dari 1 pesanan');
+  await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+  await search('beras');
+  await expect(deskRows()).toHaveCount(1);
+  await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+  const made = new Date(sold.nasi.createdAt);
+  await search(formatTime(made, 'Asia/Jakarta', 'id', { zone: false }));
+  await expect(page.locator(`tr[data-order-id="${sold.nasi.id}"]`)).toHaveCount(1);
 
   await search(sold.nasi.id);
   await expect(deskRows()).toHaveCount(1);
