@@ -9,7 +9,8 @@ export default {
   // The build (electron-vite: out/main, out/preload, out/renderer) and the catalogues the core reads at run time
   // (resources/payment-methods.json, items.json, found relative to out/main). Production dependencies are added
   // by electron-builder itself.
-  files: ['out/main/**', 'out/preload/**', 'out/renderer/**', 'resources/**', 'package.json'],
+  // docs/: the screens show sections of it (the keychain's, in the Gateway section and the cashier's notice).
+  files: ['out/main/**', 'out/preload/**', 'out/renderer/**', 'resources/**', 'docs/**', 'package.json'],
   asar: true,
   // Native modules cannot be loaded from inside app.asar.
   asarUnpack: ['**/*.node'],

@@ -38,7 +38,17 @@ import { Backups } from './core/backup/backups';
 import { ChargesInFlight } from './core/backup/charges-in-flight';
 import { QUIET_MS, Upkeep } from './core/backup/upkeep';
 import { join } from 'node:path';
-import { openLoket, openStoreBooks, type Loket, type OpenOptions, type StoreBooks } from './runtime';
+import {
+  liveCredentialsProblem,
+  openLoket,
+  openStoreBooks,
+  type Loket,
+  type OpenOptions,
+  type StoreBooks,
+} from './runtime';
+import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem } from './common/reasons';
+import { printProblemOf } from './core/print-problem';
+import { readDocsSection } from './core/docs';
 
 export interface AppHostOptions extends OpenOptions {
   version: string;
@@ -136,7 +146,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
    */
   const printerFor =
     <D>(escPos: (doc: D, paper: 58 | 80) => Buffer, html: (doc: D, paper: 58 | 80) => string) =>
-    (s: LoketSettings): { name: string; send(doc: D): Promise<void> } | undefined => {
+    (s: LoketSettings): { name: string; label?: string; system: boolean; send(doc: D): Promise<void> } | undefined => {
       const network =
         options.printer ??
         (s.printer.kind === 'network' && s.printer.host && s.printer.port
@@ -145,6 +155,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       if (network)
         return {
           name: `${network.host}:${network.port}`,
+          label: `${network.host}:${network.port}`,
+          system: false,
           send: (doc) => sendToNetworkPrinter(escPos(doc, network.paper), network),
         };
       const system = options.systemPrinter;
@@ -152,6 +164,9 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       const deviceName = s.printer.systemName;
       return {
         name: deviceName ?? 'the default printer',
+        // A screen names the printer only by its own name (the default printer goes unnamed, not in English).
+        ...(deviceName ? { label: deviceName } : {}),
+        system: true,
         send: (doc) =>
           system.print(html(doc, s.printer.paper), { ...(deviceName ? { deviceName } : {}), silent: true }),
       };
@@ -179,6 +194,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       networkPrinter: printerOf(s) !== undefined,
       autoPrint: s.printer.autoPrint,
       ...(loket.notice ? { notice: loket.notice } : {}),
+      ...(loket.noticeReason ? { noticeReason: loket.noticeReason } : {}),
     };
   };
 
@@ -200,12 +216,28 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     printReport: async (doc) => {
       const s = settings();
       const printer = reportPrinterOf(s);
-      if (!printer) return { ok: false, message: 'No printer is set up: print the A4 page from the screen instead.' };
+      if (!printer)
+        return {
+          ok: false,
+          message: 'No printer is set up: print the A4 page from the screen instead.',
+          reason: reason('print.no_printer', { what: 'report' }),
+        };
       try {
         await printer.send(doc);
-        return { ok: true, message: `The day's report printed on ${printer.name}.` };
+        return {
+          ok: true,
+          message: `The day's report printed on ${printer.name}.`,
+          reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'report' }),
+        };
       } catch (err) {
-        return { ok: false, message: (err as Error).message };
+        return {
+          ok: false,
+          message: (err as Error).message,
+          reason: reason('print.failed', {
+            ...(printer.label ? { printer: printer.label } : {}),
+            problem: printProblemOf(err, printer),
+          }),
+        };
       }
     },
     afterClose: async () => void (await upkeep.backup('close-day')),
@@ -253,7 +285,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       setting: settings().mode,
       running: current.loket.training ? 'sandbox' : 'live',
       gateway: current.loket.gatewayDescription,
+      gatewayUrl: current.loket.client.config.baseUrl,
+      gatewayFrom: current.loket.training ? 'sandbox' : options.env?.LOKET_GATEWAY_URL ? 'environment' : 'settings',
       ...(current.loket.notice ? { notice: current.loket.notice } : {}),
+      ...(current.loket.noticeReason ? { noticeReason: current.loket.noticeReason } : {}),
     }),
     openOrders: () => current.loket.log.countOpen(),
     bundledMethods: () => bundled,
@@ -275,23 +310,45 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       announce();
     },
     testConnection: async (s) => {
-      if (!s.gateway) throw new ApiError('invalid_arguments', 'gateway: set the base URL and appid first');
+      if (!s.gateway)
+        throw new ApiError(
+          'invalid_arguments',
+          'gateway: set the base URL and appid first',
+          reason('gateway.not_configured'),
+        );
       return testConnection({ ...s.gateway }, store.secrets);
     },
+    liveCredentialsProblem: (signWith) => liveCredentialsProblem(store.secrets, signWith),
     testPrint: async (s): Promise<PrintResult> => {
       const printer = printerOf(s);
       if (!printer) {
-        return { ok: false, message: 'No printer is set up: receipts print from the screen instead.' };
+        return {
+          ok: false,
+          message: 'No printer is set up: receipts print from the screen instead.',
+          reason: reason('print.no_printer', { what: 'test' }),
+        };
       }
       const receipt = buildTestReceipt({ ...receiptContext(s), printedAt: new Date() });
       try {
         await printer.send(receipt);
-        return { ok: true, message: `Test page printed on ${printer.name}.` };
+        return {
+          ok: true,
+          message: `Test page printed on ${printer.name}.`,
+          reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'test' }),
+        };
       } catch (err) {
-        return { ok: false, message: (err as Error).message };
+        return {
+          ok: false,
+          message: (err as Error).message,
+          reason: reason('print.failed', {
+            ...(printer.label ? { printer: printer.label } : {}),
+            problem: printProblemOf(err, printer),
+          }),
+        };
       }
     },
     tillChanged: () => announce(),
+    docsSection: (topic) => readDocsSection(topic),
   });
 
   const receiptContext = (s: LoketSettings) => ({
@@ -420,6 +477,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
                   throw new ApiError(
                     'conflict',
                     'The training gateway was restarted and no longer knows this order: cancel it and charge again.',
+                    reason('sale.sandbox_restarted'),
                   );
                 }
                 sandbox.settle(id, 'PAID');
@@ -598,7 +656,9 @@ async function probeKeychain(store: StoreBooks): Promise<KeychainStatus> {
   const keychain = secrets instanceof OverrideSecretStore ? secrets.keychainStore : secrets;
   if (!(keychain instanceof KeychainSecretStore)) return { available: true };
   const probe = await keychain.probe();
-  return probe.available ? { available: true } : { available: false, message: probe.message };
+  return probe.available
+    ? { available: true }
+    : { available: false, message: probe.message, problem: keychainProblem(probe.reason) };
 }
 
 async function readSecretStatus(store: StoreBooks, name: SecretName): Promise<SecretStatus> {
@@ -611,4 +671,9 @@ async function readSecretStatus(store: StoreBooks, name: SecretName): Promise<Se
     if (err instanceof KeychainUnavailableError) return { set: false, from: 'none' };
     throw err;
   }
+}
+
+/** The keychain adapter's classification, as screens know it ('other' for one they do not). */
+function keychainProblem(problem: string): KeychainProblem {
+  return (KEYCHAIN_PROBLEMS as readonly string[]).includes(problem) ? (problem as KeychainProblem) : 'other';
 }

@@ -20,8 +20,13 @@ import { BACKUP_FOLDER, Backups } from './core/backup/backups';
 import { logFileCheck } from './core/payments/log-file';
 import { DEFAULT_MIN_FREE_BYTES, diskSpaceCheck } from './core/payments/disk-space';
 import { EnvSecretStore, MemorySecretStore } from './adapters/env-secret-store';
-import { KeychainSecretStore, KeychainUnavailableError } from './adapters/keychain-secret-store';
+import { KeychainSecretStore } from './adapters/keychain-secret-store';
 import { OverrideSecretStore } from './adapters/override-secret-store';
+import { reason, type Reason } from './common/reasons';
+import {
+  liveCredentialsProblem as credentialsProblem,
+  type CredentialsProblem,
+} from './core/settings/live-credentials';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxHandle } from './sandbox/server';
 import { enrolledStoreCode } from './store-book/local-book';
 
@@ -153,6 +158,8 @@ export interface Loket {
   readonly training: boolean;
   /** Why Loket runs in training mode although the settings say live (the app only; the CLI fails instead). */
   readonly notice?: string;
+  /** The same, for a screen to word in its language. */
+  readonly noticeReason?: Reason;
   /** Orders that were `creating` when Loket last stopped, now `unknown`. */
   readonly interrupted: string[];
   readonly sandbox?: SandboxHandle;
@@ -224,6 +231,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     let secrets: SecretStore | undefined;
     let description = '';
     let notice: string | undefined;
+    let noticeReason: Reason | undefined;
     if (env.LOKET_GATEWAY_URL) {
       if (!env.LOKET_APP_ID) throw new Error('LOKET_APP_ID: is required when LOKET_GATEWAY_URL is set');
       config = {
@@ -243,6 +251,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       description = `${config.baseUrl} (from the environment)`;
     } else if (options.forceTraining) {
       notice = options.forceTraining;
+      noticeReason = reason('live.start_failed');
     } else if (settings.mode === 'live' && settings.gateway) {
       const problem = await liveCredentialsProblem(store.secrets, settings.gateway.signing.key);
       if (problem === undefined) {
@@ -250,9 +259,10 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
         secrets = store.secrets;
         description = `${config.baseUrl} (from settings)`;
       } else if (options.whenLiveUnavailable === 'training') {
-        notice = `Live mode is set, but ${problem} Loket runs in training mode until then.`;
+        notice = `Live mode is set, but ${problem.message} Loket runs in training mode until then.`;
+        noticeReason = problem.reason;
       } else {
-        throw new LiveUnavailableError(`live mode is set, but ${problem}`);
+        throw new LiveUnavailableError(`live mode is set, but ${problem.message}`);
       }
     }
     if (!config || !secrets) {
@@ -325,6 +335,7 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       },
       training,
       ...(notice ? { notice } : {}),
+      ...(noticeReason ? { noticeReason } : {}),
       interrupted,
       ...(sandbox ? { sandbox } : {}),
       gatewayDescription: description,
@@ -362,29 +373,14 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
 }
 
 /**
- * Why the configured gateway's credentials cannot be used, in words that end with what to do; undefined
- * when they can. A locked keyring answers reads with "nothing stored", so an empty answer is checked with
- * the keychain's own probe before it is called "not set".
+ * Why the configured gateway's credentials cannot be used (core/settings/live-credentials.ts, the one rule of going
+ * live), with the OS keychain's own probe where the store reads from it; undefined when they can be used.
  */
 export async function liveCredentialsProblem(
   secrets: SecretStore,
   signWith: 'appkey' | 'secret',
-): Promise<string | undefined> {
-  const needed = signWith === 'secret' ? (['appkey', 'signing-secret'] as const) : (['appkey'] as const);
-  try {
-    for (const name of needed) {
-      if (await secrets.get(name)) continue;
-      const keychain = secrets instanceof OverrideSecretStore ? secrets.keychainStore : undefined;
-      const probe = keychain instanceof KeychainSecretStore ? await keychain.probe() : undefined;
-      if (probe && !probe.available) return `the OS keychain cannot be used: ${probe.message}`;
-      return (
-        `no ${name} is stored in ${secrets.description}: enter it in the manager's settings (Gateway) or with ` +
-        `npm run cli -- config set-secret ${name}.`
-      );
-    }
-    return undefined;
-  } catch (err) {
-    if (err instanceof KeychainUnavailableError) return `the OS keychain cannot be used: ${err.message}`;
-    throw err;
-  }
+): Promise<CredentialsProblem | undefined> {
+  const keychain = secrets instanceof OverrideSecretStore ? secrets.keychainStore : undefined;
+  const probe = keychain instanceof KeychainSecretStore ? () => keychain.probe() : undefined;
+  return credentialsProblem(secrets, signWith, probe);
 }

@@ -57,6 +57,7 @@ const api = {
   dayReportHtml: (...args) => invoke('dayReportHtml', ...args),
   printDayReport: (...args) => invoke('printDayReport', ...args),
   prepareExport: (...args) => invoke('prepareExport', ...args),
+  docsSection: (...args) => invoke('docsSection', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);

@@ -227,7 +227,7 @@ async function modeStatus(store: StoreBooks, settings: LoketSettings, env: NodeJ
       running: 'sandbox',
       gateway: sandbox,
       notice:
-        `Live mode is set, but ${problem}. Until then the CLI refuses to send orders (exit 5), and the app runs ` +
+        `Live mode is set, but ${problem.message.replace(/\.$/, '')}. Until then the CLI refuses to send orders (exit 5), and the app runs ` +
         'in training mode with this notice.',
     };
   }
@@ -939,7 +939,7 @@ async function training(argv: string[], options: StoreOptions, env: NodeJS.Proce
     if (to === 'live' && gateway) {
       const problem = await liveCredentialsProblem(store.secrets, gateway.signing.key);
       if (problem) {
-        io.err(`cannot switch to live: ${problem}\nThe mode is unchanged (${current.mode}).\n`);
+        io.err(`cannot switch to live: ${problem.message}\nThe mode is unchanged (${current.mode}).\n`);
         return EXIT.KEYCHAIN;
       }
     }

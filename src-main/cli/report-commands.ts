@@ -1,3 +1,4 @@
+import { dayHeadline } from '../common/reports';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Lang } from '../common/app-info';
@@ -251,11 +252,14 @@ export async function runCloseDayCommand(
         ) + '\n',
       );
     } else {
-      const f = closing.figures;
+      // What was received leads; what waits and what was not paid apart, never added to it (common/reports.ts).
+      const h = dayHeadline(closing.figures);
+      const part = (c: { count: number; amount: number }) => `${c.count} order(s) ${formatRupiah(c.amount)}`;
       io.out(
         `closed ${closing.day} (${closing.timeZone}) at ${time(closing.closedAt, closing.timeZone)} by ${closing.closedBy.name}` +
           `${books.training ? ' [SANDBOX: the training log]' : ''}\n` +
-          `  paid ${f.paid.count} order(s) ${formatRupiah(f.paid.amount)}; all ${f.orders.count} order(s) ${formatRupiah(f.orders.amount)}\n`,
+          `  received ${part(h.received)}; still waiting ${part(h.waiting)}; not paid ${part(h.notPaid)}; ` +
+          `${h.orders} order(s) in all\n`,
       );
       if (closing.openAttention > 0)
         io.out(

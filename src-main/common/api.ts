@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import type { AppInfo } from './app-info';
+import { DOCS_TOPICS, type DocsSection } from './docs';
 import type { FieldIssue } from './order-request';
 import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from './order';
-import { OrderRuleError, reasonSchema, type ApiErrorCode, type FailureClass, type RetrySafety } from './order-policy';
+import {
+  OrderRuleError,
+  REASON_MAX,
+  REASON_MIN,
+  REASON_RULE,
+  reasonSchema,
+  type ApiErrorCode,
+  type FailureClass,
+  type RetrySafety,
+} from './order-policy';
 import type { PaymentKind, PaymentMethod } from './payment-methods';
+import { reason, type Reason } from './reasons';
 import type {
   AuditEntry,
   ConnectionReport,
@@ -164,6 +175,8 @@ export const apiArgSchemas = {
       })
       .strict(),
   ]),
+  /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
+  docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
   auditLog: z.tuple([
     session,
     z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
@@ -196,8 +209,10 @@ export interface ReceiptView {
 
 export interface PrintResult {
   ok: boolean;
-  /** Plain words for the cashier; a failed print never undoes the sale. */
+  /** Plain words (English: the CLI and the log); a failed print never undoes the sale. */
   message: string;
+  /** The same, for a screen to word in its language. */
+  reason?: Reason;
 }
 
 /**
@@ -295,6 +310,7 @@ interface Results {
   dayReportHtml: ReceiptView;
   printDayReport: PrintResult;
   prepareExport: DownloadTicket;
+  docsSection: DocsSection;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -356,11 +372,15 @@ export function isApiMethodName(name: unknown): name is ApiMethodName {
 
 export type { ApiErrorCode } from './order-policy';
 
-/** Error a transport carries back to the renderer: a code it can branch on and words for people. */
+/**
+ * Error a transport carries back to the renderer: a code it can branch on, words for people (English: the CLI and
+ * the log), and, where Loket knows what it means, a reason a screen words in its own language (reasons.ts).
+ */
 export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
+    readonly reason?: Reason,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -368,11 +388,18 @@ export class ApiError extends Error {
 }
 
 /**
- * What every call answers, over IPC and over HTTP alike: a result, or an error code with words for people. An
- * `internal` error names the log file that has its details (`logFile`), where the host keeps one.
+ * A call's error as it travels: the code, the English words, the reason when there is one, and for an `internal`
+ * error the log file that has its details (`logFile`), where the host keeps one.
  */
-export type ApiEnvelope<T> =
-  { ok: true; result: T } | { ok: false; error: { code: ApiErrorCode; message: string; logFile?: string } };
+export interface ApiErrorBody {
+  code: ApiErrorCode;
+  message: string;
+  reason?: Reason;
+  logFile?: string;
+}
+
+/** What every call answers, over IPC and over HTTP alike: a result, or an error code with words for people. */
+export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: ApiErrorBody };
 
 /** What a caller may be told about an unexpected failure: nothing of its insides. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error in Loket; the log has the details.';
@@ -388,7 +415,7 @@ export function internalErrorMessage(logFile?: string): string {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof OrderRuleError) return new ApiError(err.code, err.message);
+  if (err instanceof OrderRuleError) return new ApiError(err.code, err.message, err.why);
   return new ApiError('internal', INTERNAL_ERROR_MESSAGE);
 }
 
@@ -398,10 +425,13 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
   const parsed = apiArgSchemas[method].safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ApiError(
-      'invalid_arguments',
-      `${method}: argument ${issue.path.join('.') || '(list)'}: ${issue.message}`,
-    );
+    const field = issue.path.join('.') || '(list)';
+    // A person's reason breaks a rule people are told about (order-policy.ts); any other argument is the caller's.
+    const why =
+      issue.message === REASON_RULE
+        ? reason('order.reason_rule', { min: REASON_MIN, max: REASON_MAX })
+        : reason('arguments.invalid', { field });
+    throw new ApiError('invalid_arguments', `${method}: argument ${field}: ${issue.message}`, why);
   }
   return { method, args: parsed.data as unknown[] };
 }
@@ -429,7 +459,10 @@ export async function dispatchApiCall(
       onInternal(String(method), err);
       return { ok: false, error: internalError(options.logFile) };
     }
-    return { ok: false, error: { code: error.code, message: error.message } };
+    return {
+      ok: false,
+      error: { code: error.code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) },
+    };
   }
 }
 

@@ -1,3 +1,5 @@
+import type { Reason } from './reasons';
+
 /**
  * 'sandbox' talks to the built-in sandbox gateway (no real money moves); 'live' talks to the real gateway.
  * The renderer must always make the current mode obvious to the cashier.
@@ -21,4 +23,6 @@ export interface AppInfo {
   autoPrint: boolean;
   /** Why Loket runs otherwise than its settings say (e.g. live is set, but the keychain cannot be reached). */
   notice?: string;
+  /** The same, for a screen to word in its language (one line; the keychain's links to docs/settings.md). */
+  noticeReason?: Reason;
 }

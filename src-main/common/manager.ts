@@ -1,4 +1,5 @@
 import type { PaymentMethod } from './payment-methods';
+import type { KeychainProblem, Reason } from './reasons';
 import type { LoketMode, LoketSettings, SettingsIssue } from './settings';
 import type { StaffSummary } from './staff';
 
@@ -17,17 +18,24 @@ export type SecretName = 'appkey' | 'signing-secret';
 
 export interface KeychainStatus {
   available: boolean;
-  /** Why not, in plain words with what to install or unlock. */
+  /** Why not, in plain words with what to install or unlock (English: the CLI and the log). */
   message?: string;
+  /** Why not, for a screen to word in its language (one line, with a link to the docs: docs/settings.md). */
+  problem?: KeychainProblem;
 }
 
 /** How Loket runs now, and why it differs from the setting when it does (e.g. the keychain is locked). */
 export interface ModeStatus {
   setting: LoketMode;
   running: 'sandbox' | 'live';
-  /** The gateway the orders go to, in words. */
+  /** The gateway the orders go to, in words (English). */
   gateway: string;
+  /** The same as data, for a screen: its address, and where it comes from (the sandbox's is its own). */
+  gatewayUrl?: string;
+  gatewayFrom?: 'settings' | 'environment' | 'sandbox';
   notice?: string;
+  /** The notice, for a screen to word in its language. */
+  noticeReason?: Reason;
 }
 
 export interface ManagerView {
@@ -65,8 +73,8 @@ export type ProbeVerdict =
 
 /** What "Test connection" learned, without creating anything billable (docs/settings.md). */
 export interface ConnectionReport {
-  /** An HTTP answer came back. False also when the probe was not sent (`no_secret`). */
-  reachable: boolean;
+  /** An HTTP answer came back; null when the probe was not sent (`no_secret`): not tried, and `reason` says why. */
+  reachable: boolean | null;
   /** null: not learned (no answer, or the gateway refused before saying). */
   appIdKnown: boolean | null;
   signatureAccepted: boolean | null;
@@ -78,8 +86,10 @@ export interface ConnectionReport {
   probeId: string;
   /** The gateway's own message, where it gave one (secrets redacted). */
   detail?: string;
-  /** Plain words for the manager: what the test learned and what to do. */
+  /** Plain words for the manager: what the test learned and what to do (English: the CLI and the log). */
   message: string;
+  /** The same, for a screen to word in its language; the gateway's own words stay in `detail`. */
+  reason: Reason;
 }
 
 export interface AuditEntry {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OrderState } from './order';
+import { reason, type Reason } from './reasons';
 
 /**
  * The rules of an order's life, each written once: which state may follow which, what counts as a reason,
@@ -126,9 +127,23 @@ export type ApiErrorCode =
   | 'conflict'
   | 'internal';
 
-/** A broken order rule, thrown by core; its `code` says how the API reports it. */
+/**
+ * A broken order rule, thrown by core; its `code` says how the API reports it, its `reason` what a screen says
+ * (common/reasons.ts), beside the English message for the command line and the log.
+ */
 export abstract class OrderRuleError extends Error {
   abstract readonly code: ApiErrorCode;
+  #why: Reason | undefined;
+
+  /** What a screen says of it (reasons.ts): the key and its parameters. */
+  get why(): Reason | undefined {
+    return this.#why;
+  }
+
+  /** Sets `why`: each rule's constructor says it. */
+  protected because(why: Reason): void {
+    this.#why = why;
+  }
 }
 
 export class OrderNotFoundError extends OrderRuleError {
@@ -136,6 +151,7 @@ export class OrderNotFoundError extends OrderRuleError {
   constructor(readonly orderId: string) {
     super(`no order ${orderId}`);
     this.name = 'OrderNotFoundError';
+    this.because(reason('order.not_found', { orderId }));
   }
 }
 
@@ -144,6 +160,7 @@ export class DuplicateOrderError extends OrderRuleError {
   constructor(readonly orderId: string) {
     super(`order ${orderId} already exists; an order id is never reused`);
     this.name = 'DuplicateOrderError';
+    this.because(reason('order.duplicate', { orderId }));
   }
 }
 
@@ -160,6 +177,7 @@ export class IllegalTransitionError extends OrderRuleError {
         (from_.length > 0 ? `only an order that is ${from_.join(' or ')} can become ${to}` : `nothing becomes ${to}`),
     );
     this.name = 'IllegalTransitionError';
+    this.because(reason('order.illegal_transition', { orderId, from, to, allowedFrom: from_ }));
   }
 }
 
@@ -168,6 +186,7 @@ export class InvalidReasonError extends OrderRuleError {
   constructor() {
     super(REASON_RULE);
     this.name = 'InvalidReasonError';
+    this.because(reason('order.reason_rule', { min: REASON_MIN, max: REASON_MAX }));
   }
 }
 
@@ -178,8 +197,10 @@ export class OrderStateError extends OrderRuleError {
     readonly orderId: string,
     readonly state: OrderState,
     message: string,
+    why?: Reason,
   ) {
     super(`order ${orderId} is ${state}; ${message}`);
     this.name = 'OrderStateError';
+    if (why) this.because(why);
   }
 }

@@ -1,5 +1,6 @@
 import { findMethod, type PaymentMethod } from './payment-methods';
 import { RETCODE, type Retcode } from './retcodes';
+import type { RuleParams } from './reasons';
 import { badTextReason } from './strict-json';
 import { hiddenCharacterReason } from './visible-text';
 
@@ -32,10 +33,16 @@ export const REDIRECT_TARGETS = ['_top', '_self', '_parent', '_blank'] as const;
 export type FieldRule =
   'required' | 'type' | 'max_length' | 'format' | 'unsupported_method' | 'customer_name_required' | 'amount_range';
 
+/**
+ * A field that breaks a rule: `rule` and its numbers (`params`: a length's `max`, an amount's `min` and `max`) are
+ * what a screen words in its own language; `message` is the rule in English, naming the field (the CLI, the log,
+ * the sandbox's answer). A gateway's own issues may come without `params`.
+ */
 export interface FieldIssue {
   field: string;
   rule: FieldRule;
   message: string;
+  params?: RuleParams;
 }
 
 export type ValidationResult =
@@ -119,7 +126,12 @@ function checkString(field: string, spec: StringSpec, raw: unknown, issues: Fiel
   }
   const length = charLength(raw);
   if (length > spec.max) {
-    issues.push({ field, rule: 'max_length', message: `${field}: at most ${spec.max} characters (got ${length})` });
+    issues.push({
+      field,
+      rule: 'max_length',
+      message: `${field}: at most ${spec.max} characters (got ${length})`,
+      params: { max: spec.max },
+    });
     return undefined;
   }
   const problem = badTextReason(raw) ?? spec.format?.(raw);
@@ -224,6 +236,7 @@ export function validateOrderRequest(
         field: 'amount',
         rule: 'amount_range',
         message: `amount: must be between ${method.minAmount} and ${method.maxAmount} rupiah for ${method.id} (got ${amount})`,
+        params: { min: method.minAmount, max: method.maxAmount },
       });
     }
   }

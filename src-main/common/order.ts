@@ -88,7 +88,7 @@ export interface Order {
   phone?: string;
   /** Orders against the embedded sandbox are training orders. */
   training: boolean;
-  /** Who sold it: the staff member signed in at the till (live orders; training orders name them in events). */
+  /** Who sold it: the staff member signed in at the till (training orders too: docs/roles.md). */
   staffId?: number;
   delivery: Delivery;
   gatewayTransactionId?: string;

@@ -1,4 +1,5 @@
 import type { Order, OrderEvent, OrderState } from './order';
+import type { Reason } from './reasons';
 
 /**
  * The manager's books: the figures of a store day (or a range of days), the attention queue, the closing
@@ -47,8 +48,10 @@ export interface AttentionItem {
   order?: Order;
   /** When the matter arose (UTC). */
   since: string;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (the store's language: the CLI and the A4 page). */
   summary: string;
+  /** The same, for a screen to word in its own language. */
+  what: Reason;
   /** What a manager may do about it; each needs a reason and is audited. */
   actions: AttentionAction[];
   /** For a callback problem: its id, for acknowledging it. */
@@ -88,7 +91,26 @@ export interface DayReport {
   afterClosing: AfterClosingChange[];
   /** Training orders never count in a live store's figures; true when this report is of training orders. */
   training: boolean;
+  /**
+   * The day's orders whose money may still come (creating, awaiting payment, unknown), oldest first: closing the
+   * day names them. At most WAITING_SHOWN; `waitingCount` says how many there are.
+   */
+  waiting: WaitingOrder[];
+  waitingCount: number;
 }
+
+/** An order of the day still waiting, as the close confirmation names it. */
+export interface WaitingOrder {
+  id: string;
+  amount: number;
+  methodId: string;
+  state: OrderState;
+  createdAt: string;
+  itemName: string;
+}
+
+/** How many waiting orders a report names (the rest are counted). */
+export const WAITING_SHOWN = 20;
 
 export interface DeskQuery {
   /** Store days, inclusive. */
@@ -122,8 +144,10 @@ export interface OrderDetail {
 export interface AttentionResult {
   /** Whether the item has left the queue (a check may leave it: the gateway still says "waiting"). */
   resolved: boolean;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (English: the CLI and the log). */
   message: string;
+  /** The same, for a screen to word in its own language. */
+  reason: Reason;
   order?: Order;
 }
 
@@ -139,6 +163,93 @@ export interface SaveResult {
   saved: boolean;
   /** The file written, when saved. */
   path?: string;
-  /** Plain words: what happened. */
+  /** Plain words: what happened (English). */
   message: string;
+  /** The same, for a screen to word in its own language. */
+  reason?: Reason;
+}
+
+// ---------------------------------------------------------------- the day's headline, and what changed after closing
+
+/** States of an order whose money may still come: it is neither received nor given up. */
+export const WAITING_STATES: readonly OrderState[] = ['creating', 'awaiting_payment', 'unknown'];
+/** States of an order whose money will not come (a late payment is flagged apart: the attention queue). */
+export const NOT_PAID_STATES: readonly OrderState[] = ['rejected', 'expired', 'cancelled', 'failed'];
+
+/**
+ * What a day's figures lead with (docs/end-of-day.md, "The figures"): the money received — the paid orders — and
+ * beside it, apart, what is still waiting and what was not paid. Never one sum of paid and cancelled orders: "all
+ * orders" is a count.
+ */
+export interface DayHeadline {
+  received: CountAmount;
+  waiting: CountAmount;
+  notPaid: CountAmount;
+  /** How many orders were made, whatever became of them. */
+  orders: number;
+}
+
+export function dayHeadline(f: ReportFigures): DayHeadline {
+  const sum = (states: readonly OrderState[]): CountAmount =>
+    f.byState
+      .filter((s) => states.includes(s.state))
+      .reduce((to, s) => ({ count: to.count + s.count, amount: to.amount + s.amount }), { count: 0, amount: 0 });
+  return { received: f.paid, waiting: sum(WAITING_STATES), notPaid: sum(NOT_PAID_STATES), orders: f.orders.count };
+}
+
+/**
+ * The changes after closing, one line per order (the events of one sale after closing — created, sent, answered,
+ * paid — are one change to the day): when it first and last changed, the state it had at closing (`from`, none for
+ * a sale made after closing) and the state it has now (`to`, none when only notes or deliveries came), and who
+ * changed it last.
+ */
+export interface AfterClosingOrder {
+  orderId: string;
+  firstAt: string;
+  lastAt: string;
+  /** Made after the day was closed. */
+  created: boolean;
+  from?: OrderState;
+  to?: OrderState;
+  /** A payment reported after the order was given up on (it keeps its state). */
+  latePayment: boolean;
+  /** Who made its last change: a source, and the person where one did (their reasons are in the order's history). */
+  source: AfterClosingChange['source'];
+  actor?: string;
+  /** How many events it took. */
+  events: number;
+}
+
+export function afterClosingByOrder(changes: readonly AfterClosingChange[]): AfterClosingOrder[] {
+  const byOrder = new Map<string, AfterClosingOrder>();
+  const stateSeen = new Set<string>();
+  for (const c of changes) {
+    let line = byOrder.get(c.orderId);
+    if (!line) {
+      line = {
+        orderId: c.orderId,
+        firstAt: c.at,
+        lastAt: c.at,
+        created: c.type === 'created',
+        latePayment: false,
+        source: c.source,
+        events: 0,
+      };
+      byOrder.set(c.orderId, line);
+    }
+    line.events++;
+    line.lastAt = c.at;
+    if (c.type === 'late_payment') line.latePayment = true;
+    if (c.type === 'state_changed' || c.type === 'created') {
+      // The state at closing is where its first change since started from.
+      if (!line.created && !stateSeen.has(c.orderId) && c.from !== undefined) line.from = c.from;
+      stateSeen.add(c.orderId);
+      if (c.to !== undefined) line.to = c.to;
+    }
+    if (c.type === 'delivery') continue;
+    line.source = c.source;
+    if (c.actor !== undefined) line.actor = c.actor;
+    else delete line.actor;
+  }
+  return [...byOrder.values()];
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_GATEWAY_TIME_ZONE } from './gateway-time';
 import { PAYMENT_KINDS, paymentCatalogueSchema, type PaymentKind } from './payment-methods';
+import type { Reason, RuleParams } from './reasons';
 
 /**
  * Loket's non-secret settings, stored in the order database (the appkey and signing secret live in the
@@ -47,29 +48,37 @@ const timeZoneSchema = z.string({ error: TIME_ZONE_RULE }).refine(isTimeZone, { 
 /** One line of text of min..max characters, without control characters. */
 function line(min: number, max: number) {
   const rule = min === 0 ? `at most ${max} characters on one line` : `${min} to ${max} characters on one line`;
+  const params: RuleParams = { min, max };
   return z
     .string({ error: rule })
     .refine((s) => !CONTROL.test(s), {
       error: `${rule}, without control characters (tabs, escape codes)`,
       abort: true,
+      params,
     })
-    .refine((s) => characterCount(s) >= min && characterCount(s) <= max, { error: rule });
+    .refine((s) => characterCount(s) >= min && characterCount(s) <= max, { error: rule, params });
 }
 
 /** Text of up to `maxLines` lines (of at most `lineWidth` characters each, and `total` in all). */
 function lines(rule: string, check: { maxLines: number; lineWidth?: number; total?: number }) {
+  const params: RuleParams = {
+    maxLines: check.maxLines,
+    ...(check.lineWidth === undefined ? {} : { lineWidth: check.lineWidth }),
+    ...(check.total === undefined ? {} : { max: check.total }),
+  };
   return z
     .string({ error: rule })
     .refine((s) => !CONTROL_BUT_NEWLINES.test(s), {
       error: `${rule}, without control characters (tabs, escape codes)`,
       abort: true,
+      params,
     })
     .refine(
       (s) =>
         textLines(s).length <= check.maxLines &&
         (check.total === undefined || characterCount(s) <= check.total) &&
         (check.lineWidth === undefined || textLines(s).every((l) => characterCount(l) <= check.lineWidth!)),
-      { error: rule },
+      { error: rule, params },
     );
 }
 
@@ -89,8 +98,11 @@ export function isHostOrIp(host: string): boolean {
 const HOST_RULE = 'a hostname or an IP address (e.g. printer.local or 192.168.1.50)';
 const hostSchema = z.string({ error: HOST_RULE }).refine(isHostOrIp, { error: HOST_RULE });
 
+/** A whole number from min to max; every refusal carries the rule's numbers, for the screen's own words. */
 function wholeNumber(min: number, max: number, rule: string) {
-  return z.number({ error: rule }).int({ error: rule }).min(min, { error: rule }).max(max, { error: rule });
+  return z
+    .number({ error: rule })
+    .refine((n) => Number.isInteger(n) && n >= min && n <= max, { error: rule, params: { min, max } });
 }
 
 /** http(s) URLs never carry a user name or password: credentials go in the keychain, not in settings. */
@@ -324,10 +336,16 @@ export const DEFAULT_SETTINGS: LoketSettings = {
 
 // ---------------------------------------------------------------- problems in plain words
 
-/** One problem with a setting: `field` is its path (`gateway.baseUrl`), `message` names it and the rule. */
+/**
+ * One problem with a setting: `field` is its path (`gateway.baseUrl`), `message` names it and the rule (English:
+ * the CLI and the log). A screen words the field's rule itself, from `field` and `params` (the rule's numbers);
+ * a refusal that is not one field's rule (open orders, the switch to live) carries its `reason`.
+ */
 export interface SettingsIssue {
   field: string;
   message: string;
+  params?: RuleParams;
+  reason?: Reason;
 }
 
 /**
@@ -347,7 +365,19 @@ export function settingsIssues(error: z.ZodError, prefix: readonly (string | num
       continue;
     }
     const field = path.length === 0 ? 'settings' : path.join('.');
-    out.push({ field, message: `${field}: ${issue.message}` });
+    const params = issue.code === 'custom' ? ruleParams(issue.params) : undefined;
+    out.push({ field, message: `${field}: ${issue.message}`, ...(params ? { params } : {}) });
   }
   return out;
+}
+
+/** The numbers a rule put on its issue (line, lines, wholeNumber above), and nothing else. */
+function ruleParams(params: unknown): RuleParams | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const out: RuleParams = {};
+  for (const key of ['min', 'max', 'maxLines', 'lineWidth'] as const) {
+    const value = (params as Record<string, unknown>)[key];
+    if (typeof value === 'number') out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -8,12 +8,15 @@ import {
   type DisplayState,
   type LiveEvent,
   type OrderApiMethod,
+  type PrintResult,
 } from '../common/api';
 import type { AppInfo } from '../common/app-info';
 import { dayIn, dayRange } from '../common/gateway-time';
 import type { Order, OrderState } from '../common/order';
 import { OrderRuleError, OrderStateError } from '../common/order-policy';
 import { smsReplyNumber } from '../common/payment-instruction';
+import { reason } from '../common/reasons';
+import { printProblemOf } from './print-problem';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { StaffSummary } from '../common/staff';
 import { publicFailure } from './gateway/client';
@@ -144,6 +147,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         'conflict',
         `Another sale is still ${waiting.state === 'unknown' ? 'open (its outcome is unknown)' : 'waiting for payment'} ` +
           `(order ${waiting.id}): finish it, cancel it, or park it to start a new one.`,
+        reason('sale.waiting', { orderId: waiting.id, unknown: waiting.state === 'unknown' }),
       );
     }
     const refusal = this.deps.refusal?.();
@@ -187,7 +191,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const day = filter.date ?? dayIn(this.deps.clock.now(), tz);
     const range = dayRange(day, tz);
     if (!range)
-      throw new ApiError('invalid_arguments', `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`);
+      throw new ApiError(
+        'invalid_arguments',
+        `date: must be a real date YYYY-MM-DD (got ${JSON.stringify(day)})`,
+        reason('order.bad_day', { day }),
+      );
     // Newest first: the cashier looks for the sale just made.
     return this.deps.log.list({ ...range, ...(filter.state ? { state: filter.state } : {}) }).reverse();
   }
@@ -198,11 +206,20 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
 
   async simulatePayment(id: string): Promise<Order> {
     if (!this.deps.simulatePayment || this.deps.info().mode !== 'sandbox') {
-      throw new ApiError('forbidden', 'payments can be simulated in training mode (sandbox) only');
+      throw new ApiError(
+        'forbidden',
+        'payments can be simulated in training mode (sandbox) only',
+        reason('sale.simulate_training_only'),
+      );
     }
     const order = this.deps.log.require(id);
     if (order.state !== 'awaiting_payment') {
-      throw new OrderStateError(id, order.state, 'only an order waiting for payment can be paid');
+      throw new OrderStateError(
+        id,
+        order.state,
+        'only an order waiting for payment can be paid',
+        reason('order.not_awaiting_payment', { orderId: id, state: order.state }),
+      );
     }
     await this.deps.simulatePayment(id);
     return this.deps.log.require(id);
@@ -264,10 +281,14 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   /** Prints the receipt on the printer set up; after the sale's first receipt, it is a copy (see receipt()). */
-  async printReceipt(id: string, options: { copy: boolean }): Promise<{ ok: boolean; message: string }> {
+  async printReceipt(id: string, options: { copy: boolean }): Promise<PrintResult> {
     const order = this.deps.log.require(id);
     if (!this.deps.receipts.print)
-      return { ok: false, message: 'No network printer is set up: print from this screen instead.' };
+      return {
+        ok: false,
+        message: 'No network printer is set up: print from this screen instead.',
+        reason: reason('print.no_printer', { what: 'receipt' }),
+      };
     const copy = options.copy || this.originalIssued(id);
     try {
       await this.deps.receipts.print(order, { copy });
@@ -276,7 +297,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         reason: `receipt printed on the network printer${copy ? ' (copy)' : ''}`,
         payload: { receipt: 'printed', copy },
       });
-      return { ok: true, message: copy ? 'Copy printed.' : 'Receipt printed.' };
+      return {
+        ok: true,
+        message: copy ? 'Copy printed.' : 'Receipt printed.',
+        reason: reason('print.done', { what: copy ? 'copy' : 'receipt' }),
+      };
     } catch (err) {
       // The sale stands whatever the printer does; the cashier is told and can print again. A printer that took
       // the job and did not finish may have printed it: the next one is a copy then, never a second original.
@@ -286,7 +311,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         reason: `receipt printer failed: ${(err as Error).message}`,
         ...(maybe ? { payload: { receipt: 'uncertain', copy } } : {}),
       });
-      return { ok: false, message: (err as Error).message };
+      return {
+        ok: false,
+        message: (err as Error).message,
+        reason: reason('print.failed', { problem: printProblemOf(err) }),
+      };
     }
   }
 
@@ -299,19 +328,27 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   /** Prints the payment slip on the printer set up (network or the OS's); a failure changes nothing of the sale. */
-  async printPaymentSlip(id: string): Promise<{ ok: boolean; message: string }> {
+  async printPaymentSlip(id: string): Promise<PrintResult> {
     const order = this.deps.log.require(id);
     if (!this.deps.receipts.printSlip)
-      return { ok: false, message: 'No printer is set up: print from this screen instead.' };
+      return {
+        ok: false,
+        message: 'No printer is set up: print from this screen instead.',
+        reason: reason('print.no_printer', { what: 'slip' }),
+      };
     try {
       await this.deps.receipts.printSlip(order);
     } catch (err) {
       if (err instanceof OrderRuleError) throw err;
       this.deps.log.note(id, { source: 'cashier', reason: `payment slip printer failed: ${(err as Error).message}` });
-      return { ok: false, message: (err as Error).message };
+      return {
+        ok: false,
+        message: (err as Error).message,
+        reason: reason('print.failed', { problem: printProblemOf(err) }),
+      };
     }
     this.deps.log.note(id, { source: 'cashier', reason: 'payment slip printed' });
-    return { ok: true, message: 'Payment slip printed.' };
+    return { ok: true, message: 'Payment slip printed.', reason: reason('print.done', { what: 'slip' }) };
   }
 
   /**
@@ -348,7 +385,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private cashier(charging: boolean): Actor {
     const till = this.deps.till?.();
     if (charging && till?.required && !till.staff) {
-      throw new ApiError('locked', 'Sign in at the till first: this store asks every cashier for their PIN.');
+      throw new ApiError(
+        'locked',
+        'Sign in at the till first: this store asks every cashier for their PIN.',
+        reason('sale.sign_in_required'),
+      );
     }
     const staff = till?.staff;
     return { source: 'cashier', actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };

@@ -103,7 +103,12 @@ export class BooksService implements Pick<ApiHandlers, BooksApiMethod> {
       action: 'attention.resolved',
       detail: { target: String(target), action, kind: outcome.kind, resolved: outcome.resolved },
     });
-    return { resolved: outcome.resolved, message: outcome.message, ...(outcome.order ? { order: outcome.order } : {}) };
+    return {
+      resolved: outcome.resolved,
+      message: outcome.message,
+      reason: outcome.reason,
+      ...(outcome.order ? { order: outcome.order } : {}),
+    };
   }
 
   dayReport(token: string, day: string): DayReport {

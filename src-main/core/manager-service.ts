@@ -14,9 +14,12 @@ import type {
   SettingsSectionName,
   TillStatus,
 } from '../common/manager';
+import type { DocsSection, DocsTopic } from '../common/docs';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { LoketMode, LoketSettings, SettingsIssue } from '../common/settings';
 import { OrderRuleError } from '../common/order-policy';
+import { reason, type OpenOrdersWhat, type Reason } from '../common/reasons';
+import type { CredentialsProblem } from './settings/live-credentials';
 import type { PinRefusal, StaffRole, StaffSummary } from '../common/staff';
 import { staffActor, type AuditLog } from './audit/audit-log';
 import type { SecretStore } from './ports';
@@ -63,9 +66,13 @@ export interface ManagerHost {
   secretStatus(name: SecretName): Promise<SecretStatus>;
   settingsChanged(effect: SettingsEffect, settings: LoketSettings): Promise<void>;
   testConnection(settings: LoketSettings): Promise<ConnectionReport>;
+  /** Why live mode could not read its credentials now (core/settings/live-credentials.ts); undefined when it can. */
+  liveCredentialsProblem(signWith: 'appkey' | 'secret'): Promise<CredentialsProblem | undefined>;
   testPrint(settings: LoketSettings): Promise<PrintResult>;
   /** The till's signed-in staff changed (or their details did): screens are told. */
   tillChanged(): void;
+  /** A section of the docs a screen links to (docs/settings.md's keychain section, say). */
+  docsSection(topic: DocsTopic): DocsSection;
 }
 
 /**
@@ -163,7 +170,7 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     const who = this.requireManager(token);
     const current = this.settings();
     if (section === 'gateway' && current.mode === 'live') {
-      const refused = this.openOrdersRefusal('change the gateway while live');
+      const refused = this.openOrdersRefusal('change_gateway');
       if (refused) return refused;
     }
     const result = changeSection(current, section, patch);
@@ -173,7 +180,7 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
 
   async setSecret(token: string, name: SecretName, value: string): Promise<ManagerView> {
     const who = this.requireManager(token);
-    if (this.settings().mode === 'live') this.refuseWhileOpen('change a live credential');
+    if (this.settings().mode === 'live') this.refuseWhileOpen('change_credential');
     // The keychain refuses, in plain words, when it cannot be reached: nothing is written anywhere else.
     await this.store.secrets.set(name, value);
     this.store.audit.record({ actor: staffActor(who.me), action: 'secret.set', field: name });
@@ -183,7 +190,7 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
 
   async clearSecret(token: string, name: SecretName): Promise<ManagerView> {
     const who = this.requireManager(token);
-    if (this.settings().mode === 'live') this.refuseWhileOpen('remove a live credential');
+    if (this.settings().mode === 'live') this.refuseWhileOpen('remove_credential');
     await this.store.secrets.delete(name);
     this.store.audit.record({ actor: staffActor(who.me), action: 'secret.cleared', field: name });
     await this.afterSecretChange();
@@ -242,9 +249,23 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
 
   // ------------------------------------------------------------ training and live
 
+  /**
+   * Training ↔ live (settings-changes.ts's modeSwitch), and — as the CLI's `config training off` — never to live
+   * with credentials that cannot be read: the switch is refused, saying why, rather than saved and then run in
+   * training mode with a notice.
+   */
   async switchMode(token: string, to: LoketMode, confirm: string): Promise<ManagerResult> {
     const who = this.requireManager(token);
-    const result = modeSwitch(this.settings(), to, this.host.openOrders(), confirm);
+    const current = this.settings();
+    const result = modeSwitch(current, to, this.host.openOrders(), confirm);
+    if (result.ok && to === 'live' && current.mode !== 'live' && current.gateway) {
+      const problem = await this.host.liveCredentialsProblem(current.gateway.signing.key);
+      if (problem)
+        return {
+          ok: false,
+          issues: [{ field: 'credentials', message: `credentials: ${problem.message}`, reason: problem.reason }],
+        };
+    }
     return this.apply(who, result, 'runtime', 'mode.changed');
   }
 
@@ -278,6 +299,11 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     const who = this.requireManager(token);
     const result = await this.store.access.changeOwnPin(who.me.id, current, next);
     return result.ok ? { ok: true } : result;
+  }
+
+  /** Anyone at the till may read the docs: a notice on the cashier's screen links to them. */
+  docsSection(topic: DocsTopic): DocsSection {
+    return this.host.docsSection(topic);
   }
 
   auditLog(token: string, options: { limit?: number; before?: number }): AuditEntry[] {
@@ -338,9 +364,14 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     return { ok: true, view: await this.view(who) };
   }
 
-  private openOrdersRefusal(what: string): { ok: false; issues: SettingsIssue[] } | undefined {
+  private openOrdersRefusal(what: OpenOrdersWhat): { ok: false; issues: SettingsIssue[] } | undefined {
     const open = this.host.openOrders();
     if (open === 0) return undefined;
+    const words: Record<OpenOrdersWhat, string> = {
+      change_gateway: 'change the gateway while live',
+      change_credential: 'change a live credential',
+      remove_credential: 'remove a live credential',
+    };
     return {
       ok: false,
       issues: [
@@ -348,15 +379,16 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
           field: 'openOrders',
           message:
             `${open} order(s) are still creating, awaiting payment or unknown: settle or cancel them ` +
-            `before you ${what}.`,
+            `before you ${words[what]}.`,
+          reason: reason('settings.open_orders', { count: open, what }),
         },
       ],
     };
   }
 
-  private refuseWhileOpen(what: string): void {
+  private refuseWhileOpen(what: OpenOrdersWhat): void {
     const refused = this.openOrdersRefusal(what);
-    if (refused) throw new OpenOrdersError(refused.issues[0]!.message);
+    if (refused) throw new OpenOrdersError(refused.issues[0]!.message, refused.issues[0]!.reason!);
   }
 
   /** A credential that changed while live (or that live mode was waiting for) takes effect now. */
@@ -369,8 +401,9 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
 /** A change that must wait until no order is open (`conflict`). */
 export class OpenOrdersError extends OrderRuleError {
   readonly code = 'conflict';
-  constructor(message: string) {
+  constructor(message: string, why: Reason) {
     super(message);
     this.name = 'OpenOrdersError';
+    this.because(why);
   }
 }

@@ -1,4 +1,5 @@
 import { OrderRuleError } from '../common/order-policy';
+import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem, type Reason } from '../common/reasons';
 
 /** Ports: what core needs from the outside world, implemented in src-main/adapters (docs/architecture.md). */
 
@@ -18,6 +19,17 @@ export type SecretName = 'appkey' | 'signing-secret';
  */
 export class SecretStoreUnavailableError extends OrderRuleError {
   readonly code = 'unavailable';
+
+  /** The keychain's own classification where the error carries one (KeychainUnavailableError's `reason`). */
+  override get why(): Reason {
+    return reason('keychain.unavailable', { problem: keychainProblemOf(this) });
+  }
+}
+
+/** Why a keychain error says it cannot be used, as its adapter classified it; 'other' when it did not. */
+export function keychainProblemOf(err: SecretStoreUnavailableError): KeychainProblem {
+  const problem = (err as { reason?: unknown }).reason;
+  return (KEYCHAIN_PROBLEMS as readonly unknown[]).includes(problem) ? (problem as KeychainProblem) : 'other';
 }
 
 export interface Clock {

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Download } from '../app-host';
+import { reason } from '../common/reasons';
 import type { SaveResult } from '../common/reports';
 import { writeFileAtomically } from '../core/export/export-file';
 
@@ -23,12 +24,13 @@ const GONE = 'This export is gone (saved already, or too old): export again.';
  */
 export async function saveDownload(downloadId: string, deps: SaveDownloadDeps): Promise<SaveResult> {
   const name = typeof downloadId === 'string' ? deps.nameOf(downloadId) : undefined;
-  if (name === undefined) return { saved: false, message: GONE };
+  if (name === undefined) return { saved: false, message: GONE, reason: reason('save.gone') };
   const path = await deps.choosePath(name);
-  if (!path) return { saved: false, message: 'Not saved: the save dialog was cancelled.' };
+  if (!path)
+    return { saved: false, message: 'Not saved: the save dialog was cancelled.', reason: reason('save.cancelled') };
   // Taken only now: it may have expired while the dialog was open.
   const download = deps.take(downloadId);
-  if (!download) return { saved: false, message: GONE };
+  if (!download) return { saved: false, message: GONE, reason: reason('save.gone') };
   try {
     // Private to this user, flushed, renamed when complete: the command line's export does the same. The save
     // dialog has asked already about replacing a file.
@@ -36,8 +38,8 @@ export async function saveDownload(downloadId: string, deps: SaveDownloadDeps): 
       force: true,
       ...(deps.openFile ? { open: deps.openFile } : {}),
     });
-    return { saved: true, path, message: `Saved ${path}.` };
+    return { saved: true, path, message: `Saved ${path}.`, reason: reason('save.done', { path }) };
   } catch (err) {
-    return { saved: false, message: `Not saved: ${(err as Error).message}` };
+    return { saved: false, message: `Not saved: ${(err as Error).message}`, reason: reason('save.failed') };
   }
 }

@@ -99,6 +99,9 @@ export async function storeExportRows(
     r.last_change_by,
     r.last_change_reason,
     r.training ? 1 : 0,
+    // Closing a day is each terminal's own record and is not replicated: the store's export marks nothing as
+    // changed after closing (docs/store-book.md says so).
+    0,
   ]);
 }
 

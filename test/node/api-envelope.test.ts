@@ -66,9 +66,17 @@ describe('dispatchApiCall: the gate both transports pass', () => {
       ok: false,
       error: { code: 'invalid_arguments', message: expect.stringContaining('getOrder: argument 0') },
     });
+    // A broken rule carries its reason (the key and its parameters) beside the English, for a screen to word.
     expect(await dispatchApiCall(handlers, 'getOrder', ['T01-NOPE'], onInternal)).toEqual({
       ok: false,
-      error: { code: 'not_found', message: 'no order T01-NOPE' },
+      error: {
+        code: 'not_found',
+        message: 'no order T01-NOPE',
+        reason: { key: 'order.not_found', params: { orderId: 'T01-NOPE' } },
+      },
+    });
+    expect(await dispatchApiCall(handlers, 'getOrder', [42], onInternal)).toMatchObject({
+      error: { reason: { key: 'arguments.invalid', params: { field: '0' } } },
     });
     expect(internal).toHaveLength(0);
     const fault = await dispatchApiCall(handlers, 'getOrder', ['boom'], onInternal);

@@ -87,6 +87,23 @@ describe('from a fresh install to live, using only the app', () => {
         inquiryPath: '/api/status',
       }),
     );
+    // Before the appkey is stored: the test is not tried (nothing sent), and going live is refused as the
+    // command line refuses it (core/settings/live-credentials.ts), saying why as data a screen words.
+    const untried = await host.app.testConnection(token);
+    expect(untried).toMatchObject({ verdict: 'no_secret', reachable: null, reason: { key: 'probe.no_appkey' } });
+    const noKey = await host.app.switchMode(token, 'live', gateway.url);
+    expect(noKey).toEqual({
+      ok: false,
+      issues: [
+        {
+          field: 'credentials',
+          message: expect.stringContaining('no appkey is stored in the OS keychain (Loket)'),
+          reason: { key: 'live.secret_missing', params: { secret: 'appkey' } },
+        },
+      ],
+    });
+    expect((await host.app.managerView(token)).mode).toMatchObject({ setting: 'training', running: 'sandbox' });
+
     const view = await host.app.setSecret(token, 'appkey', APP_KEY);
     expect(view.secrets.appkey).toEqual({ set: true, last4: 'last', from: 'keychain' });
     expect(JSON.stringify(view)).not.toContain(APP_KEY);
@@ -190,8 +207,29 @@ describe('no keychain reachable', () => {
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect(code, err).toBe(0);
-      const info = JSON.parse(out) as { mode: string; notice?: string; setSecret: unknown };
+      const info = JSON.parse(out) as {
+        mode: string;
+        notice?: string;
+        noticeReason?: unknown;
+        setSecret: unknown;
+        goLive: unknown;
+        keychain: unknown;
+      };
       expect(info.mode).toBe('sandbox');
+      // The screens word the notice from its reason: one line, with a link to the docs' keychain section.
+      expect(info.noticeReason).toEqual({ key: 'live.keychain', params: { problem: 'no_secret_service' } });
+      expect(info.keychain).toMatchObject({ available: false, problem: 'no_secret_service' });
+      // Back in training, going live again is refused: the credentials cannot be read (as the CLI refuses it).
+      expect(info.goLive).toEqual({
+        ok: false,
+        issues: [
+          {
+            field: 'credentials',
+            message: expect.stringContaining('the OS keychain cannot be used'),
+            reason: { key: 'live.keychain', params: { problem: 'no_secret_service' } },
+          },
+        ],
+      });
       expect(info.setSecret).toMatchObject({
         ok: false,
         error: { code: 'unavailable', message: expect.stringMatching(/gnome-keyring|Secret Service/) },

@@ -1,3 +1,4 @@
+import { formatDay } from '../../src-main/common/dates';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -58,7 +59,11 @@ describe('receipts from a sale', () => {
     expect((await host.app.appInfo()).networkPrinter).toBe(true);
     const order = await paidSale(host);
     expect(order.state).toBe('paid');
-    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({ ok: true, message: 'Receipt printed.' });
+    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({
+      ok: true,
+      message: 'Receipt printed.',
+      reason: { key: 'print.done', params: { what: 'receipt' } },
+    });
     expect(await host.app.printReceipt(order.id, { copy: true })).toMatchObject({ ok: true });
     await expect.poll(() => received.length).toBe(2);
     const [original, copy] = received.map((b) => b.toString('latin1'));
@@ -94,7 +99,7 @@ describe('receipts from a sale', () => {
     const text = received[0]!.toString('latin1');
     expect(text.startsWith('\x1b@')).toBe(true);
     expect(text).toContain('Rp25.000');
-    expect(text).toContain(day);
+    expect(text).toContain(formatDay(day));
   });
 
   it('with the printer down the sale still completes, and the cashier is told in plain words', async () => {
@@ -286,6 +291,7 @@ describe('the OS printer chosen in settings (the desktop app prints through Elec
     expect(await host.app.testPrint(session.token)).toEqual({
       ok: true,
       message: 'Test page printed on EPSON TM-T82.',
+      reason: { key: 'print.done', params: { printer: 'EPSON TM-T82', what: 'test' } },
     });
     expect(jobs[1]!.html).toMatch(/CETAK UJI|TEST PRINT/);
 

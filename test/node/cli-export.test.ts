@@ -154,7 +154,7 @@ describe('npm run cli -- export', () => {
     });
     expect(paid).toBe(livePaid(LIVE));
     const summary = book.getWorksheet('Ringkasan')!;
-    const paidRow = summary.getRows(1, summary.rowCount)!.find((row) => row.getCell(1).value === 'Lunas')!;
+    const paidRow = summary.getRows(1, summary.rowCount)!.find((row) => row.getCell(1).value === 'Diterima (lunas)')!;
     expect(paidRow.getCell(4).value).toBe(livePaid(LIVE));
   });
 

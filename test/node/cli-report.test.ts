@@ -253,7 +253,7 @@ describe('close-day', () => {
   it('a second close, a day still to come: exit 2 in plain words; --date is required', async () => {
     const again = await run(runCloseDayCommand, ['--date', DAY]);
     expect(again.code).toBe(2);
-    expect(again.err).toMatch(/^2025-03-14 was already closed at 2025-03-14 10:00 WIB by cli:/);
+    expect(again.err).toMatch(/^2025-03-14 was already closed at 14\/03\/2025 10:00 WIB by cli:/);
     const future = await run(runCloseDayCommand, ['--date', '2025-03-16']);
     expect(future.code).toBe(2);
     expect(future.err).toContain('2025-03-16 has not begun yet in Asia/Jakarta (today is 2025-03-14)');
@@ -265,7 +265,9 @@ describe('close-day', () => {
     const r = await run(runCloseDayCommand, ['--date', '2025-03-15']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`closed 2025-03-15 (Asia/Jakarta) at 2025-03-15 10:00 by ${me}`);
-    expect(r.out).toContain('paid 0 order(s) Rp0; all 0 order(s) Rp0');
+    expect(r.out).toContain(
+      'received 0 order(s) Rp0; still waiting 0 order(s) Rp0; not paid 0 order(s) Rp0; 0 order(s) in all',
+    );
     expect(r.out).toMatch(/backed up to .*-close-day\.db/);
   });
 });

@@ -137,7 +137,14 @@ describe('testConnection against the sandbox over loopback', () => {
       }),
     );
     const report = await testConnection(config({ baseUrl: url }), secrets(null));
-    expect(report).toMatchObject({ reachable: false, appIdKnown: null, signatureAccepted: null, verdict: 'no_secret' });
+    // Nothing was sent: whether the gateway is reachable was not tried (a screen says "not tried", and why).
+    expect(report).toMatchObject({
+      reachable: null,
+      appIdKnown: null,
+      signatureAccepted: null,
+      verdict: 'no_secret',
+      reason: { key: 'probe.no_appkey' },
+    });
     expect(report.message).toBe(
       `No appkey is stored yet, so Loket did not contact the gateway at ${url}. Enter the appkey the gateway gave you, then test again.`,
     );

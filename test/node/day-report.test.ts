@@ -294,7 +294,7 @@ describe('closing the day', () => {
     expect(error).toBeInstanceOf(ReportRuleError);
     expect((error as ReportRuleError).code).toBe('conflict');
     expect((error as Error).message).toBe(
-      '2025-03-14 was already closed at 2025-03-14 10:16 WIB by Budi: a closed day stays closed, and changes ' +
+      '2025-03-14 was already closed at 14/03/2025 10:16 WIB by Budi: a closed day stays closed, and changes ' +
         'since are listed on its report as after closing',
     );
     expect(closingOf(books.loket.db, DAY)).toEqual(first);

@@ -91,6 +91,19 @@ describe('the order desk', () => {
     expect(ids({ search: 'Rp25.000' })).toEqual([o.ovo!.id, o.coffee!.id]);
     expect(ids({ search: 'rp 1.000.000', to: DAY2 })).toEqual([o.big!.id]);
     expect(ids({ search: '25000', state: 'paid' })).toEqual([o.coffee!.id]);
+    // A VA number typed as it is read out, in groups; with dashes too.
+    const grouped = va.va.replace(/(.{4})(?=.)/g, '$1 ');
+    expect(grouped).toContain(' ');
+    expect(ids({ search: grouped })).toEqual([o.va!.id]);
+    expect(ids({ search: va.va.replace(/(.{4})(?=.)/g, '$1-') })).toEqual([o.va!.id]);
+    // A part of the item's name, whatever its case.
+    expect(ids({ search: 'permen' })).toEqual([o.garbled!.id]);
+    expect(ids({ search: 'KOPI' })).toEqual([o.ovo!.id, o.store!.id, o.va!.id, o.coffee!.id]);
+    // An order by the store's clock: the minute it was made, in Asia/Jakarta (they were made at 10:00 WIB).
+    expect(ids({ search: '10:00' })).toEqual([o.garbled!.id, o.ovo!.id, o.store!.id, o.va!.id, o.coffee!.id]);
+    expect(ids({ search: '10.00', to: DAY2 })).toHaveLength(7);
+    expect(ids({ search: '03:00' })).toEqual([]);
+    expect(ids({ search: '10:01' })).toEqual([]);
     // Wildcards are text, not patterns; nothing matches what is not there.
     expect(ids({ search: '%' })).toEqual([]);
     expect(ids({ search: 'T01_2025' })).toEqual([]);

@@ -67,7 +67,7 @@ describe('receipt HTML', () => {
       'Jl. Merdeka 17, Bandung',
       'STRUK PEMBAYARAN',
       'T01-20261122-182955001-7F3K',
-      '2026-11-23 01:30 WIB',
+      '23/11/2026 01.30 WIB',
       '8808123456789012',
       'LUNAS',
       'Rp25.000',

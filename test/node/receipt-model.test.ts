@@ -40,7 +40,7 @@ describe('receipt model', () => {
     expect(value(r, 'order')).toBe('T01-20261122-182955001-7F3K');
     // 18:30:05 UTC is 01:30 the next day in Jakarta (UTC+7).
     expect(label(r, 'time')).toBe('Dibayar');
-    expect(value(r, 'time')).toBe('2026-11-23 01:30 WIB');
+    expect(value(r, 'time')).toBe('23/11/2026 01.30 WIB');
     expect(value(r, 'item')).toBe('Kopi susu gula aren');
     expect(value(r, 'itemId')).toBe('KOPI-01');
     expect(value(r, 'method')).toBe('Virtual Account BCA');
@@ -51,7 +51,7 @@ describe('receipt model', () => {
     expect(r.total).toEqual({ label: 'TOTAL', amount: 25000, text: 'Rp25.000' });
     expect(r.notes).toEqual([]);
     expect(r.footer).toBe('Terima kasih');
-    expect(r.printedAt).toEqual({ label: 'Dicetak', value: '2026-11-23 01:31 WIB' });
+    expect(r.printedAt).toEqual({ label: 'Dicetak', value: '23/11/2026 01.31 WIB' });
   });
 
   it('the same order in English', () => {
@@ -68,10 +68,10 @@ describe('receipt model', () => {
   });
 
   it('shows times in the store zone, whatever it is', () => {
-    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Makassar' })), 'time')).toBe('2026-11-23 02:30 WITA');
-    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Jayapura' })), 'time')).toBe('2026-11-23 03:30 WIT');
+    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Makassar' })), 'time')).toBe('23/11/2026 02.30 WITA');
+    expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Asia/Jayapura' })), 'time')).toBe('23/11/2026 03.30 WIT');
     expect(value(buildReceipt(vaOrder(), ctx({ timeZone: 'Europe/Amsterdam' })), 'time')).toBe(
-      '2026-11-22 19:30 GMT+1',
+      '22/11/2026 19.30 GMT+1',
     );
   });
 
@@ -100,7 +100,7 @@ describe('receipt model', () => {
         expect(JSON.stringify(r), state).not.toMatch(/LUNAS|"PAID"|PAYMENT RECEIPT|STRUK PEMBAYARAN/);
       // Without a payment time, the time shown is when the order was made.
       expect(label(rid, 'time')).toBe('Dibuat');
-      expect(value(rid, 'time')).toBe('2026-11-23 01:29 WIB');
+      expect(value(rid, 'time')).toBe('23/11/2026 01.29 WIB');
     }
     expect(RECEIPT_STATUS.paid).toEqual({ id: 'LUNAS', en: 'PAID' });
   });

@@ -56,6 +56,10 @@ const CLOSED: DayReport = {
       orderId: 'T01-20250314-030500000-LATE',
       since: '2025-03-14T03:20:00.000Z',
       summary: 'Dibayar setelah dibatalkan: uangnya ada di suatu tempat (Rp20.000, QRIS (semua aplikasi)).',
+      what: {
+        key: 'attention.item.late_payment',
+        params: { amount: 20_000, methodId: 'qris_dynamic', state: 'cancelled' },
+      },
       actions: ['acknowledge'],
     },
     {
@@ -63,6 +67,7 @@ const CLOSED: DayReport = {
       orderId: 'T09-20250314-031600000-ZZZZ',
       since: '2025-03-14T09:45:00.000Z',
       summary: 'Callback PAID Rp75.000 yang sah untuk pesanan yang tidak ada di kasir ini.',
+      what: { key: 'attention.item.unknown_order', params: { status: 'PAID', amount: 75_000 } },
       actions: ['acknowledge'],
       issueId: 4,
     },
@@ -93,8 +98,26 @@ const CLOSED: DayReport = {
       actor: 'Budi',
       reason: 'dikembalikan tunai kepada pelanggan',
     },
+    // One sale made after closing: four events, one line.
+    ...(['creating', 'awaiting_payment', 'paid'] as const).map((to, i) => ({
+      orderId: 'T01-20250314-150000000-NEW1',
+      at: `2025-03-14T15:0${i}:00.000Z`,
+      type: i === 0 ? ('created' as const) : ('state_changed' as const),
+      ...(i === 0 ? {} : { from: (['creating', 'awaiting_payment'] as const)[i - 1] }),
+      to,
+      source: i === 0 ? ('cashier' as const) : ('callback' as const),
+      ...(i === 0 ? { actor: 'Ani' } : {}),
+    })),
+    {
+      orderId: 'T01-20250314-150000000-NEW1',
+      at: '2025-03-14T15:00:01.000Z',
+      type: 'delivery',
+      source: 'gateway',
+    },
   ],
   training: false,
+  waiting: [],
+  waitingCount: 0,
 };
 
 const OPEN_TRAINING: DayReport = {
@@ -104,6 +127,8 @@ const OPEN_TRAINING: DayReport = {
   attention: [],
   afterClosing: [],
   training: true,
+  waiting: [],
+  waitingCount: 0,
 };
 
 const CTX: ReportContext = {
@@ -141,15 +166,23 @@ describe('the report on the receipt printer (ESC/POS)', () => {
     const text = printedLines(escpos(GOLDEN[0]))
       .map((l) => l.text.trim())
       .join('\n');
-    for (const amount of [FIGURES.paid.amount, FIGURES.orders.amount, 50_000_000, 30_000, 22_000])
+    // Received leads; what still waits and what was not paid stand apart (never summed with it).
+    for (const amount of [FIGURES.paid.amount, 52_000, 44_000, 50_000_000, 30_000, 22_000])
       expect(text).toContain(formatRupiah(amount));
+    expect(text).toMatch(/Diterima \(lunas\) \(3\)\s+Rp50\.030\.001/);
+    expect(text).toMatch(/Masih menunggu \(2\)\s+Rp52\.000/);
+    expect(text).toMatch(/Tidak dibayar \(3\)\s+Rp44\.000/);
+    expect(text).not.toContain(formatRupiah(FIGURES.orders.amount));
     // Not the figures now (Rp50.070.001): the closed figures are the official ones.
     expect(text).not.toContain(formatRupiah(50_070_001));
     expect(text).toContain('LAPORAN HARIAN');
-    expect(text).toContain('2025-03-14 21:00 WIB');
+    expect(text).toContain('14/03/2025 21.00 WIB');
     expect(text).toContain('Pembayaran terlambat');
     expect(text).toContain('Menunggu pembayaran -> Lunas');
-    expect(text).toContain('Perubahan setelah ditutup (2)');
+    // One line per order: the sale made after closing is one change, not its four events.
+    expect(text).toContain('Perubahan setelah ditutup (3)');
+    expect(text).toContain('Penjualan baru -> Lunas');
+    expect(text.match(/T01-20250314-150000000-NEW1/g)).toHaveLength(1);
   });
 
   it('is deterministic whatever the clock says, and no text can carry a printer command', () => {
@@ -186,28 +219,30 @@ describe('the report as an A4 page', () => {
     expect(html).toContain('Toko Sinar Jaya');
     expect(html).toContain('Jl. Merdeka 17, Bandung');
     expect(html).toContain('LAPORAN HARIAN');
-    expect(html).toContain('2025-03-14 (Asia/Jakarta)');
+    expect(html).toContain('14/03/2025 (Asia/Jakarta)');
     for (const m of FIGURES.byMethod) {
       expect(html).toContain(`<td>${m.label}</td>`);
-      expect(html).toContain(`<td class="num">${formatRupiah(m.amount)}</td>`);
       expect(html).toContain(`<td class="num">${formatRupiah(m.paid.amount)}</td>`);
     }
+    // No amount that adds paid and unpaid orders: not by method, not in total.
+    expect(html).not.toContain(formatRupiah(74_001));
     for (const s of FIGURES.byStaff) expect(html).toContain(`<td>${s.name}</td>`);
     for (const label of ['Menunggu pembayaran', 'Belum diketahui', 'Lunas', 'Kedaluwarsa', 'Dibatalkan'])
       expect(html).toContain(`<td>${label}</td>`);
     expect(html).toContain(`<td class="num">${formatRupiah(FIGURES.paid.amount)}</td>`);
-    expect(html).toContain(`<td class="num">${formatRupiah(FIGURES.orders.amount)}</td>`);
+    expect(html).not.toContain(formatRupiah(FIGURES.orders.amount));
     expect(html).not.toContain(formatRupiah(50_070_001));
     for (const a of CLOSED.attention) {
       expect(html).toContain(a.orderId);
       expect(html).toContain(a.summary);
     }
-    expect(html).toMatch(/<dt>Ditutup<\/dt><dd>2025-03-14 21:00 WIB<\/dd><dt>Oleh<\/dt><dd>Budi<\/dd>/);
+    expect(html).toMatch(/<dt>Ditutup<\/dt><dd>14\/03\/2025 21\.00 WIB<\/dd><dt>Oleh<\/dt><dd>Budi<\/dd>/);
     expect(html).toContain('<dt>Perlu perhatian saat ditutup</dt><dd>2</dd>');
-    expect(html).toContain('Perubahan setelah ditutup (2)');
+    expect(html).toContain('Perubahan setelah ditutup (3)');
     expect(html).toContain('<td>Menunggu pembayaran → Lunas</td>');
-    expect(html).toContain('dikembalikan tunai kepada pelanggan');
-    expect(html).toContain('Dicetak 2025-03-15 08:30 WIB');
+    expect(html).toContain('<td>Penjualan baru → Lunas</td>');
+    expect(html).toContain('<td>Budi (manajer)</td>');
+    expect(html).toContain('Dicetak 15/03/2025 08.30 WIB');
   });
 
   it('in English too; a day not closed is marked so, and a training report as training', () => {

@@ -45,9 +45,16 @@ function ok(result: ChangeResult) {
   return result;
 }
 
+/** The problems as the command line prints them: the field and the English words (the data a screen words is tested below). */
 function issues(result: ChangeResult) {
   if (result.ok) throw new Error(`expected issues, got ${JSON.stringify(result.changed)}`);
-  return result.issues;
+  return result.issues.map(({ field, message }) => ({ field, message }));
+}
+
+/** The problems as a screen reads them: the field, the rule's numbers, the reason. */
+function issueData(result: ChangeResult) {
+  if (result.ok) throw new Error(`expected issues, got ${JSON.stringify(result.changed)}`);
+  return result.issues.map(({ field, params, reason }) => ({ field, params, reason }));
 }
 
 describe('settings schema: the new fields, their defaults and their rules in plain words', () => {
@@ -479,5 +486,32 @@ describe('payment methods in the settings', () => {
     const reset = ok(resetMethods(imported.next));
     expect(reset.next.paymentMethods).toBeNull();
     expect(reset.changed[0]?.to).toBeNull();
+  });
+});
+
+describe("problems carry what a screen words them from: the rule's numbers, the reason", () => {
+  it('a rule with numbers gives them; a refusal gives its reason; nothing needs the English', () => {
+    expect(issueData(changeStore(DEFAULT_SETTINGS, { storeName: '', receiptHeader: 'x'.repeat(33) }))).toEqual([
+      { field: 'storeName', params: { min: 1, max: 40 }, reason: undefined },
+      { field: 'receiptHeader', params: { maxLines: 3, lineWidth: 32 }, reason: undefined },
+    ]);
+    expect(issueData(changeGateway(WITH_GATEWAY, { timeoutMs: 999 }))).toEqual([
+      { field: 'gateway.timeoutMs', params: { min: 1000, max: 120_000 }, reason: undefined },
+    ]);
+    expect(issueData(modeSwitch(WITH_GATEWAY, 'live', 2, 'https://other.example'))).toEqual([
+      {
+        field: 'mode',
+        params: undefined,
+        reason: { key: 'mode.open_orders', params: { count: 2, mode: 'training', to: 'live' } },
+      },
+      {
+        field: 'confirm',
+        params: undefined,
+        reason: { key: 'mode.confirm', params: { baseUrl: 'https://gateway.example' } },
+      },
+    ]);
+    expect(issueData(changeSection(DEFAULT_SETTINGS, 'store', { colour: 'red' }))).toEqual([
+      { field: 'colour', params: undefined, reason: { key: 'settings.unknown_field', params: { field: 'colour' } } },
+    ]);
   });
 });

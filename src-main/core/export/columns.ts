@@ -42,6 +42,7 @@ export const EXPORT_COLUMNS = [
   { name: 'last_change_by', kind: 'text', width: 16 },
   { name: 'last_change_reason', kind: 'text', width: 30 },
   { name: 'training', kind: 'flag', width: 9 },
+  { name: 'changed_after_closing', kind: 'flag', width: 12 },
 ] as const satisfies readonly ExportColumn[];
 
 export type ColumnName = (typeof EXPORT_COLUMNS)[number]['name'];

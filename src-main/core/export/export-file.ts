@@ -2,7 +2,7 @@ import { closeSync, createWriteStream, existsSync, fsyncSync, openSync, renameSy
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
-import { figures, type StaffNames } from '../reports/day-report';
+import { closedDays, closings, figures, type StaffNames } from '../reports/day-report';
 import { exportOrders, type ExportOptions, type ExportResult } from './order-export';
 
 /**
@@ -88,14 +88,31 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
   const db = openExportConnection(dbPath);
   try {
     const { staffNames, training, ...rest } = options;
-    const summary =
-      options.format === 'xlsx'
-        ? figures(db, options.from, options.to, options.timeZone, options.methods, staffNames, {
-            training,
-            lang: options.lang ?? 'id',
-          })
-        : undefined;
-    return await exportOrders(db, { ...rest, ...(summary ? { summary } : {}) }, out);
+    const lang = options.lang ?? 'id';
+    const xlsx = options.format === 'xlsx';
+    const summary = xlsx
+      ? figures(db, options.from, options.to, options.timeZone, options.methods, staffNames, { training, lang })
+      : undefined;
+    // An export made after a day was closed says where it differs from the closing: each changed order, and (in
+    // the workbook) the day's figures at closing beside its figures now.
+    const closed = closedDays(db, options.from, options.to);
+    const closingsNow = xlsx
+      ? closings(db, options.from, options.to).map((closing) => ({
+          closing,
+          now: figures(db, closing.day, closing.day, closing.timeZone, options.methods, staffNames, { training, lang }),
+        }))
+      : undefined;
+    return await exportOrders(
+      db,
+      {
+        ...rest,
+        staffNames,
+        closedDays: closed,
+        ...(summary ? { summary } : {}),
+        ...(closingsNow ? { closings: closingsNow } : {}),
+      },
+      out,
+    );
   } finally {
     db.close();
   }

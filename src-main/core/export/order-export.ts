@@ -3,10 +3,11 @@ import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayRange } from '../../common/gateway-time';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { ReportFigures } from '../../common/reports';
+import type { ClosingRecord, ReportFigures } from '../../common/reports';
+import type { StaffNames } from '../reports/day-report';
 import { writeCsv } from './csv-export';
 import { prepareExportQuery } from './order-query';
-import { RowCells } from './row-cells';
+import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
 import { ZoneClock } from './zone-time';
 
@@ -30,6 +31,21 @@ export interface ExportOptions {
   summary?: ReportFigures;
   /** The language of the method labels and the summary sheet; default `en`. */
   lang?: Lang;
+  /**
+   * The store's staff, former members too, to name who sold each order: the training log keeps none of them (its
+   * orders point at stand-ins). Absent: the names the log itself holds.
+   */
+  staffNames?: StaffNames;
+  /** The closed days among those exported: their orders changed since are marked (`changed_after_closing`). */
+  closedDays?: readonly ClosedDay[];
+  /** XLSX only: each closed day's figures at closing and now, for the summary sheet to set side by side. */
+  closings?: readonly ClosingNow[];
+}
+
+/** A closed day of the export: its closing record, and its figures now. */
+export interface ClosingNow {
+  closing: ClosingRecord;
+  now: ReportFigures;
 }
 
 export interface ExportResult {
@@ -74,7 +90,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const range = exportRange(options.from, options.to, options.timeZone);
   const zone = new ZoneClock(options.timeZone);
   const lang = options.lang ?? 'en';
-  const cells = new RowCells(options.methods, lang, zone);
+  const cells = new RowCells(options.methods, lang, zone, options.staffNames, options.closedDays);
   const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
   try {
     return options.format === 'csv'
@@ -82,7 +98,12 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
       : await writeXlsx(
           rows,
           cells,
-          { timeZone: options.timeZone, lang, ...(options.summary ? { summary: options.summary } : {}) },
+          {
+            timeZone: options.timeZone,
+            lang,
+            ...(options.summary ? { summary: options.summary } : {}),
+            ...(options.closings ? { closings: options.closings } : {}),
+          },
           out,
         );
   } finally {

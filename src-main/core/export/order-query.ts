@@ -2,7 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 
 /**
  * The one query of an export: the orders created in [from, to) (UTC, as `dayRange` gives them), oldest first,
- * each with its last event (who changed it last, and why) and the name of the staff member who sold it.
+ * each with its last event (who changed it last, and why, and its sequence number) and the name of the staff member
+ * who sold it.
  *
  * The last event is found through `order_events_order (order_id, seq)`: MAX(seq) for one order_id is a single
  * step down that index, then `seq` is the table's rowid. The orders come from `orders_created`, so the cost
@@ -22,7 +23,7 @@ import type { Database, Statement } from 'better-sqlite3';
 export const EXPORT_SQL = `SELECT o.id, o.created_at, o.paid_at, e.at, o.item_name, o.item_id, o.amount, o.method_id,
   o.state, o.late_payment, o.gateway_transaction_id,
   CASE WHEN o.kind IN ('va_bank', 'va_cstore') THEN json_extract(o.instruction, '$.va') END,
-  o.rejection_retcode, o.rejection_message, o.staff_id, s.name, e.source, e.actor, e.reason, o.training
+  o.rejection_retcode, o.rejection_message, o.staff_id, s.name, e.source, e.actor, e.reason, o.training, e.seq
 FROM orders o
 LEFT JOIN staff s ON s.id = o.staff_id
 LEFT JOIN order_events e ON e.seq = (SELECT MAX(seq) FROM order_events WHERE order_id = o.id)
@@ -51,6 +52,8 @@ export type ExportRow = [
   lastChangeBy: string | null,
   lastChangeReason: string | null,
   training: number,
+  /** The last event's sequence number: above its day's closing's, the order changed after closing. */
+  lastSeq: number | null,
 ];
 
 export function prepareExportQuery(db: Database): Statement<[string, string], ExportRow> {

@@ -4,6 +4,13 @@ import { neutralise } from './columns';
 import type { ExportRow } from './order-query';
 import type { ZoneClock } from './zone-time';
 
+/** A closed store day of the export: its orders' range (UTC ISO, [from, to)) and the closing's last event. */
+export interface ClosedDay {
+  from: string;
+  to: string;
+  lastEventSeq: number;
+}
+
 /** A CSV record: every cell a string, or null for an empty cell; amounts as digits. */
 export type CsvCells = (string | number | null)[];
 /**
@@ -25,13 +32,28 @@ const cellId = (value: string | number | null): string | undefined =>
  */
 export class RowCells {
   private readonly labels: Map<string, string>;
+  private readonly staff: Map<number, string> | undefined;
 
   constructor(
     methods: readonly PaymentMethod[],
     lang: Lang,
     private readonly zone: ZoneClock,
+    staffNames?: readonly { id: number; name: string }[],
+    private readonly closed: readonly ClosedDay[] = [],
   ) {
     this.labels = new Map(methods.map((m) => [m.id, m.label[lang]]));
+    this.staff = staffNames && new Map(staffNames.map((s) => [s.id, s.name]));
+  }
+
+  /** The order's day was closed, and the order changed since (its last event came after the closing's). */
+  private changedAfterClosing(r: ExportRow): boolean {
+    const day = this.closed.find((c) => r[1] >= c.from && r[1] < c.to);
+    return day !== undefined && r[20] !== null && r[20] > day.lastEventSeq;
+  }
+
+  /** The store's name for who sold it, else the log's own. */
+  private staffName(r: ExportRow): string | null {
+    return (r[14] !== null ? this.staff?.get(r[14]) : undefined) ?? r[15];
   }
 
   csv(r: ExportRow): CsvCells {
@@ -53,11 +75,12 @@ export class RowCells {
       text(r[12]),
       text(r[13]),
       idText(r[14]),
-      text(r[15]),
+      text(this.staffName(r)),
       text(r[16]),
       text(r[17]),
       text(r[18]),
       r[19] === 1 ? 'true' : 'false',
+      this.changedAfterClosing(r) ? 'true' : 'false',
     ];
   }
 
@@ -80,11 +103,12 @@ export class RowCells {
       cellText(r[12]),
       cellText(r[13]),
       cellId(r[14]),
-      cellText(r[15]),
+      cellText(this.staffName(r)),
       cellText(r[16]),
       cellText(r[17]),
       cellText(r[18]),
       r[19] === 1,
+      this.changedAfterClosing(r),
     ];
   }
 }

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import type { Lang } from '../../common/app-info';
 import type { ReportFigures } from '../../common/reports';
 import { EXPORT_COLUMNS } from './columns';
+import type { ClosingNow } from './order-export';
 import type { ExportRow } from './order-query';
 import type { RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
@@ -16,6 +17,7 @@ export interface XlsxOptions {
   timeZone: string;
   lang: Lang;
   summary?: ReportFigures;
+  closings?: readonly ClosingNow[];
 }
 
 /** The orders sheet's name: the same in both languages, so scripts can find it. */
@@ -71,7 +73,8 @@ export async function writeXlsx(
       }
     }
     sheet.commit();
-    if (options.summary) addSummarySheet(workbook, options.summary, options.lang);
+    if (options.summary)
+      addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
     await Promise.race([workbook.commit(), done]);
   } catch (err) {
     counter.destroy(err as Error);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ConnectionReport } from '../../common/manager';
 import { SEED_LIMITS } from '../../common/order-request';
+import { reason } from '../../common/reasons';
 import { RETCODE } from '../../common/retcodes';
 import type { SecretStore } from '../ports';
 import type { GatewayConfig } from './client';
@@ -83,10 +84,11 @@ export async function testConnection(
     return {
       method,
       probeId,
-      reachable: false,
+      reachable: null,
       appIdKnown: null,
       signatureAccepted: null,
       verdict: 'no_secret',
+      reason: reason('probe.secrets_unreadable'),
       message: say(
         `Could not read the credentials from ${secrets.description} (${(err as Error).message}),`,
         'so Loket did not contact the gateway. Unlock or repair the keychain, then test again.',
@@ -123,12 +125,16 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
   const { config, method, probeId } = ctx;
   const where = `the gateway at ${config.baseUrl}`;
   const failed = { method, probeId, ...NOT_LEARNED, reachable: false } as const;
+  const baseUrl = config.baseUrl;
 
   switch (result.kind) {
     case 'no_secret':
       return {
         ...failed,
+        // Nothing was sent: whether the gateway is reachable was not tried.
+        reachable: null,
         verdict: 'no_secret',
+        reason: reason(result.secret === 'appkey' ? 'probe.no_appkey' : 'probe.no_signing_secret'),
         message:
           result.secret === 'appkey'
             ? say(
@@ -145,6 +151,7 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
       return {
         ...failed,
         verdict: 'unreachable',
+        reason: reason('probe.not_sent', { baseUrl, code: result.code }),
         message: say(
           `Could not reach ${where} (${result.code}: ${notSentWords(result.code)}).`,
           "Check the base URL and this computer's network connection, then test again.",
@@ -154,6 +161,7 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
       return {
         ...failed,
         verdict: 'unreachable',
+        reason: reason('probe.tls', { baseUrl, code: result.code }),
         message: say(
           `Reached ${config.baseUrl}, but its TLS certificate was not accepted (${result.code}).`,
           "Check the base URL (the host name must match the certificate); if it is right, ask the gateway's support.",
@@ -163,6 +171,7 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
       return {
         ...failed,
         verdict: 'unreachable',
+        reason: reason('probe.timeout', { baseUrl, seconds: Number(seconds(ctx.timeoutMs)) }),
         message: say(
           `No answer from ${where} within ${seconds(ctx.timeoutMs)} s.`,
           'The gateway may be down or the address wrong; check the base URL and the network, then test again.',
@@ -172,6 +181,7 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
       return {
         ...failed,
         verdict: 'unreachable',
+        reason: reason('probe.broken', { baseUrl, code: result.code }),
         message: say(
           `The connection to ${where} broke before an answer came (${result.code}).`,
           'Check the base URL (http or https?) and the network, then test again.',
@@ -188,6 +198,7 @@ function classifyAnswer(
 ): ConnectionReport {
   const { config, method, probeId, path } = ctx;
   const where = `the gateway at ${config.baseUrl}`;
+  const baseUrl = config.baseUrl;
   const json = parseObject(answer.text);
   const retcode = typeof json?.retcode === 'string' ? json.retcode : undefined;
   const detail = typeof json?.message === 'string' ? json.message.slice(0, 300) : undefined;
@@ -212,6 +223,7 @@ function classifyAnswer(
         appIdKnown: false,
         signatureAccepted: null,
         verdict: 'unknown_appid',
+        reason: reason('probe.unknown_appid', { baseUrl, appId: config.appId }),
         message: say(
           `Reached ${where}, but it does not know the appid "${config.appId}".`,
           'Check the appid (letter case counts) against what the gateway gave you.',
@@ -224,6 +236,7 @@ function classifyAnswer(
         appIdKnown: true,
         signatureAccepted: null,
         verdict: 'bad_key',
+        reason: reason('probe.bad_key', { baseUrl, appId: config.appId }),
         message: say(
           `Reached ${where}; it knows the appid "${config.appId}", but the appkey stored is not the one it has for it.`,
           'Enter the appkey again, exactly as the gateway gave it.',
@@ -236,6 +249,11 @@ function classifyAnswer(
         appIdKnown: true,
         signatureAccepted: false,
         verdict: 'bad_signature',
+        reason: reason('probe.bad_signature', {
+          baseUrl,
+          key: config.signing.key,
+          encoding: config.signing.encoding,
+        }),
         message: say(
           `Reached ${where}; the appid and appkey are accepted, but the signature (bodysign) is not.`,
           `Check the signing profile (now ${profile}) against the gateway's instructions` +
@@ -247,6 +265,7 @@ function classifyAnswer(
       ...base,
       ...NOT_LEARNED,
       verdict: 'refused',
+      reason: reason('probe.refused', { baseUrl, status: answer.status, ...(retcode ? { retcode } : {}) }),
       message: say(
         `Reached ${where}, but it did not accept the credentials (${status}).`,
         `Check the appid, the appkey and the signing profile (${profile}).`,
@@ -261,6 +280,10 @@ function classifyAnswer(
       ...base,
       ...AUTHENTICATED,
       verdict: 'unexpected',
+      reason:
+        method === 'inquiry'
+          ? reason('probe.inquiry_found', { baseUrl, probeId, path })
+          : reason('probe.create_accepted', { baseUrl, probeId }),
       message:
         method === 'inquiry'
           ? say(
@@ -286,6 +309,10 @@ function classifyAnswer(
       ...base,
       ...AUTHENTICATED,
       verdict: 'ok',
+      reason:
+        method === 'inquiry'
+          ? reason('probe.ok_inquiry', { baseUrl, probeId })
+          : reason('probe.ok_create', { baseUrl, probeId, retcode }),
       message: say(
         `Connected: ${where} answered and accepted the appid, the appkey and the signature.`,
         method === 'inquiry'
@@ -303,6 +330,11 @@ function classifyAnswer(
   if (answer.status >= 300 && answer.status < 400)
     return {
       ...unexpected,
+      reason: reason('probe.redirect', {
+        baseUrl,
+        status: answer.status,
+        ...(answer.location ? { location: answer.location } : {}),
+      }),
       message: say(
         `Reached ${where}, but it answered with a redirect (HTTP ${answer.status}${answer.location ? ` to ${answer.location}` : ''}).`,
         'Check the base URL: https instead of http, or a missing path.',
@@ -311,6 +343,7 @@ function classifyAnswer(
   if (answer.status >= 500)
     return {
       ...unexpected,
+      reason: reason('probe.server_error', { baseUrl, status: answer.status, ...(retcode ? { retcode } : {}) }),
       message: say(
         `Reached ${where}, but it failed to answer (${status}): it may be down for maintenance.`,
         'Try again later.',
@@ -320,6 +353,12 @@ function classifyAnswer(
   if (json === undefined)
     return {
       ...unexpected,
+      reason: reason('probe.not_json', {
+        baseUrl,
+        status: answer.status,
+        url: gatewayUrl(config, path),
+        inquiry: method === 'inquiry',
+      }),
       message: say(
         `Reached ${config.baseUrl}, but ${gatewayUrl(config, path)} answered HTTP ${answer.status}`,
         `with something that is not the gateway's JSON. Check ${tryInquiry}.`,
@@ -328,10 +367,12 @@ function classifyAnswer(
   if (retcode === RETCODE.NOT_FOUND || retcode === RETCODE.METHOD_NOT_ALLOWED)
     return {
       ...unexpected,
+      reason: reason('probe.no_endpoint', { baseUrl, path, status: answer.status, inquiry: method === 'inquiry' }),
       message: say(`Reached ${where}, but it has no endpoint ${path} (${status}).`, `Check ${tryInquiry}.`, theirWords),
     };
   return {
     ...unexpected,
+    reason: reason('probe.unexpected', { baseUrl, status: answer.status, ...(retcode ? { retcode } : {}) }),
     message: say(
       `Reached ${where}, but its answer was not one the test expects (${status}${retcode ? '' : ', no retcode'});`,
       'the credentials could not be confirmed.',

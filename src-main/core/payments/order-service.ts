@@ -25,7 +25,7 @@ export interface OrderInput {
 export interface Actor {
   source: EventSource;
   actor?: string;
-  /** The staff member (a live order records who sold it; see docs/roles.md). */
+  /** The staff member: an order records who sold it, in training as live (docs/roles.md). */
   staffId?: number;
 }
 
@@ -119,8 +119,8 @@ export class OrderService {
             ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
             ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
             training: this.options.training,
-            // Training orders live in a file of their own, without the store's staff: their events name the seller.
-            ...(actor.staffId !== undefined && !this.options.training ? { staffId: actor.staffId } : {}),
+            // Who sold it, in training as live: a manager trains staff and reads per-cashier figures in both.
+            ...(actor.staffId !== undefined ? { staffId: actor.staffId } : {}),
             requestBody: prepared.bytes,
           },
           actor,

@@ -1,5 +1,5 @@
 import type { Lang } from '../../common/app-info';
-import { formatGatewayDate } from '../../common/gateway-time';
+import { formatDateTime } from '../../common/dates';
 import { formatRupiah } from '../../common/money';
 import type { Order, OrderState } from '../../common/order';
 import { maskPhone } from '../../common/payment-instruction';
@@ -135,33 +135,17 @@ export const RECEIPT_STATUS: Readonly<Record<OrderState, Text>> = {
   failed: { id: 'GAGAL', en: 'FAILED' },
 };
 
-/** Indonesia's own zone names; any other zone shows its UTC offset (e.g. "GMT+1"). */
-const ZONE_NAMES: Readonly<Record<string, string>> = {
-  'Asia/Jakarta': 'WIB',
-  'Asia/Pontianak': 'WIB',
-  'Asia/Makassar': 'WITA',
-  'Asia/Ujung_Pandang': 'WITA',
-  'Asia/Jayapura': 'WIT',
-};
-
-function zoneName(date: Date, timeZone: string): string {
-  const named = ZONE_NAMES[timeZone];
-  if (named) return named;
-  const part = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortOffset' })
-    .formatToParts(date)
-    .find((p) => p.type === 'timeZoneName');
-  return part?.value ?? timeZone;
-}
-
-/** "2026-11-23 01:30 WIB": the store's wall-clock time to the minute, with the zone. */
-export function formatReceiptTime(date: Date, timeZone: string): string {
-  return `${formatGatewayDate(date, timeZone).slice(0, 16)} ${zoneName(date, timeZone)}`;
+/**
+ * "23/11/2026 13.30 WIB" (id), "23/11/2026 13:30 WIB" (en): the store's wall-clock time to the minute, with the
+ * zone, as the screens write it (common/dates.ts).
+ */
+export function formatReceiptTime(date: Date, timeZone: string, lang: Lang): string {
+  return formatDateTime(date, timeZone, lang);
 }
 
 /** A stored UTC ISO time; an unreadable one is shown as it is rather than failing the receipt. */
-function showStoredTime(iso: string, timeZone: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatReceiptTime(date, timeZone);
+function showStoredTime(iso: string, timeZone: string, lang: Lang): string {
+  return formatDateTime(iso, timeZone, lang);
 }
 
 /** Builds the receipt of an order. Pure: the same order and context always give the same receipt. */
@@ -175,8 +159,8 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
   };
 
   add('order', TEXT.order, order.id);
-  if (order.paidAt) add('time', TEXT.paidAt, showStoredTime(order.paidAt, timeZone));
-  else add('time', TEXT.createdAt, showStoredTime(order.createdAt, timeZone));
+  if (order.paidAt) add('time', TEXT.paidAt, showStoredTime(order.paidAt, timeZone, lang));
+  else add('time', TEXT.createdAt, showStoredTime(order.createdAt, timeZone, lang));
   add('item', TEXT.item, order.itemName);
   add('itemId', TEXT.itemId, order.itemId);
   add('method', TEXT.method, ctx.method ? ctx.method.label[lang] : order.methodId);
@@ -224,7 +208,7 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
     total: { label: t(TEXT.total), amount: order.amount, text: formatRupiah(order.amount) },
     notes,
     footer: ctx.footerText || t(TEXT.footer),
-    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone) },
+    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone, lang) },
   };
 }
 
@@ -262,6 +246,6 @@ export function buildTestReceipt(
     total: { label: t(TEXT.total), amount: 0, text: formatRupiah(0) },
     notes: [t({ id: 'Bukan transaksi.', en: 'Not a transaction.' })],
     footer: ctx.footerText || t(TEXT.footer),
-    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, ctx.timeZone) },
+    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, ctx.timeZone, ctx.lang) },
   };
 }

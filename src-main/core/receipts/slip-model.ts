@@ -87,7 +87,7 @@ export function buildPaymentSlip(order: Order, ctx: SlipContext): Receipt {
   const provider = ctx.method?.provider ?? order.methodId;
   const amount = formatRupiah(order.amount);
   const expires = order.expiresAt ? new Date(order.expiresAt) : undefined;
-  const deadline = expires && !Number.isNaN(expires.getTime()) ? formatReceiptTime(expires, timeZone) : undefined;
+  const deadline = expires && !Number.isNaN(expires.getTime()) ? formatReceiptTime(expires, timeZone, lang) : undefined;
 
   const lines: ReceiptLine[] = [];
   const add = (key: ReceiptLineKey, label: Text, value: string | undefined) => {
@@ -113,7 +113,7 @@ export function buildPaymentSlip(order: Order, ctx: SlipContext): Receipt {
     total: { label: t(SLIP.amount), amount: order.amount, text: amount },
     notes: [t(RECEIPT_TEXT.notProof), t(SLIP.keep)],
     footer: ctx.footerText || t(RECEIPT_TEXT.footer),
-    printedAt: { label: t(RECEIPT_TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone) },
+    printedAt: { label: t(RECEIPT_TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone, lang) },
     code: { label: t(store ? RECEIPT_TEXT.paymentCode : RECEIPT_TEXT.va), text: groupInFours(ins.va) },
     steps: {
       title: t(SLIP.steps),

@@ -3,6 +3,7 @@ import type { Lang } from '../../common/app-info';
 import { formatRupiah } from '../../common/money';
 import type { Order } from '../../common/order';
 import { checkReason } from '../../common/order-policy';
+import { reason as saying, type Reason } from '../../common/reasons';
 import type { PaymentMethod } from '../../common/payment-methods';
 import type { AttentionAction, AttentionItem, AttentionKind } from '../../common/reports';
 import type { GatewayClient } from '../gateway/client';
@@ -107,6 +108,35 @@ function issueSummary(issue: CallbackIssue, order: Order | undefined, lang: Lang
   return say(lang, texts[issue.reason]);
 }
 
+/** What an order's item is about, as a reason a screen words in its own language. */
+function orderWhat(kind: Exclude<AttentionKind, 'callback_problem'>, order: Order): Reason {
+  const of = { amount: order.amount, methodId: order.methodId };
+  switch (kind) {
+    case 'unknown':
+      return saying('attention.item.unknown', of);
+    case 'late_payment':
+      return saying('attention.item.late_payment', { ...of, state: order.state });
+    case 'overdue':
+      return saying('attention.item.overdue', of);
+  }
+}
+
+function issueWhat(issue: CallbackIssue, order: Order | undefined): Reason {
+  const amount = issue.amount === undefined ? {} : { amount: issue.amount };
+  switch (issue.reason) {
+    case 'unknown_order':
+      return saying('attention.item.unknown_order', { status: issue.status, ...amount });
+    case 'amount_mismatch':
+      return saying('attention.item.amount_mismatch', {
+        status: issue.status,
+        ...amount,
+        orderAmount: order?.amount ?? 0,
+      });
+    case 'not_forward':
+      return saying('attention.item.not_forward', { status: issue.status, ...(order ? { state: order.state } : {}) });
+  }
+}
+
 /** The four queues' SQL, each optionally for one order (`id = ?`), of orders created in [from, to). */
 function orderItems(db: Database, now: Date, from: string, to: string, orderId?: string) {
   const one = orderId === undefined ? '' : ' AND id = ?';
@@ -166,6 +196,7 @@ function collect(db: Database, now: Date, options: AttentionOptions, orderId?: s
         order,
         since: row.since ?? order.updatedAt,
         summary: orderSummary(kind, order, options),
+        what: orderWhat(kind, order),
         actions: [...ACTIONS_BY_KIND[kind]],
       });
     }
@@ -184,6 +215,7 @@ function collect(db: Database, now: Date, options: AttentionOptions, orderId?: s
       ...(order ? { order } : {}),
       since: issue.receivedAt,
       summary: issueSummary(issue, order, lang),
+      what: issueWhat(issue, order),
       actions: order ? ['check', 'acknowledge'] : ['acknowledge'],
       issueId: issue.id,
     });
@@ -248,6 +280,8 @@ export interface AttentionOutcome {
   resolved: boolean;
   /** What happened, in plain words. */
   message: string;
+  /** The same, for a screen to word in its language. */
+  reason: Reason;
 }
 
 /**
@@ -273,10 +307,10 @@ export async function resolveAttention(
   request: AttentionRequest,
 ): Promise<AttentionOutcome> {
   if (!ATTENTION_ACTIONS.includes(action))
-    throw invalidQuery(`action: one of ${ATTENTION_ACTIONS.join(', ')} (got ${JSON.stringify(action)})`);
+    throw invalidQuery('action', `one of ${ATTENTION_ACTIONS.join(', ')} (got ${JSON.stringify(action)})`);
   const reason = checkReason(request.reason);
   const name = request.actor.name.trim();
-  if (name.length < 1 || name.length > 100) throw invalidQuery('actor: a name of 1 to 100 characters');
+  if (name.length < 1 || name.length > 100) throw invalidQuery('actor', 'a name of 1 to 100 characters');
   const actor = { name, ...(request.actor.staffId === undefined ? {} : { staffId: request.actor.staffId }) };
   const issues = deps.issues ?? new CallbackIssues(deps.log.db, deps.log.clock);
   const db = deps.log.db;
@@ -284,10 +318,12 @@ export async function resolveAttention(
 
   if (typeof target === 'number') {
     const issue = issues.get(target);
-    if (!issue) throw new ReportRuleError('not_found', `no callback issue ${target}`);
+    if (!issue)
+      throw new ReportRuleError('not_found', `no callback issue ${target}`, saying('attention.issue_not_found'));
     if (issue.acknowledgedAt !== undefined)
       throw refused(
         `callback issue ${target} was already acknowledged at ${issue.acknowledgedAt} by ${issue.acknowledgedBy ?? '?'}`,
+        saying('attention.already_acknowledged', { orderId: issue.orderId }),
       );
     return onIssue(deps, issues, issue, action, reason, actor);
   }
@@ -303,7 +339,10 @@ export async function resolveAttention(
       const after = deps.log.atomically(() => {
         // Read again under the write lock: another manager may have acknowledged it meanwhile.
         if (!collect(db, now(), {}, order.id).some((i) => i.kind === 'late_payment'))
-          throw refused(`the late payment of order ${order.id} was acknowledged meanwhile`);
+          throw refused(
+            `the late payment of order ${order.id} was acknowledged meanwhile`,
+            saying('attention.already_acknowledged', { orderId: order.id }),
+          );
         deps.log.note(order.id, { source: 'manager', actor: actor.name, reason, payload: LATE_PAYMENT_ACKNOWLEDGED });
         return deps.log.require(order.id);
       });
@@ -314,6 +353,7 @@ export async function resolveAttention(
         order: after,
         resolved: true,
         message: 'late payment acknowledged',
+        reason: saying('attention.late_acknowledged', { orderId: order.id }),
       };
     }
     if (problems.length > 0) {
@@ -328,9 +368,13 @@ export async function resolveAttention(
         order: deps.log.require(order.id),
         resolved: true,
         message: `${problems.length} callback problem(s) acknowledged`,
+        reason: saying('attention.problems_acknowledged', { count: problems.length }),
       };
     }
-    throw refused(`order ${order.id} has no late payment or callback problem to acknowledge`);
+    throw refused(
+      `order ${order.id} has no late payment or callback problem to acknowledge`,
+      saying('attention.nothing_to_acknowledge', { orderId: order.id }),
+    );
   }
 
   if (!stateItem) {
@@ -338,6 +382,7 @@ export async function resolveAttention(
     throw refused(
       `order ${order.id} is ${order.state}${order.state === 'awaiting_payment' ? ' within its deadline' : ''}; ` +
         `${action.replace('_', ' ')} is for an order whose outcome is unknown or that is overdue`,
+      saying('attention.does_not_fit', { orderId: order.id, state: order.state, action }),
     );
   }
   const kind = stateItem.kind;
@@ -356,11 +401,20 @@ export async function resolveAttention(
       order: after,
       resolved: true,
       message: `order ${order.id} is now ${after.state}`,
+      reason: saying('attention.now', { orderId: order.id, state: after.state }),
     };
   }
   const checked = await checkOrder(deps, order, reason, actor);
   const still = collect(db, now(), {}, order.id).some((i) => i.kind === kind);
-  return { action, kind, orderId: order.id, order: checked.order, resolved: !still, message: checked.message };
+  return {
+    action,
+    kind,
+    orderId: order.id,
+    order: checked.order,
+    resolved: !still,
+    message: checked.message,
+    reason: checked.reason,
+  };
 }
 
 async function onIssue(
@@ -380,6 +434,7 @@ async function onIssue(
       ...(order ? { order: deps.log.require(order.id) } : {}),
       resolved: true,
       message: 'callback problem acknowledged',
+      reason: saying('attention.problems_acknowledged', { count: 1 }),
     };
   }
   if (action !== 'check' || !order)
@@ -387,13 +442,23 @@ async function onIssue(
       order
         ? `${action.replace('_', ' ')} does not fit a callback problem: check it or acknowledge it`
         : `the order ${issue.orderId} is not in this log: a callback problem about it can only be acknowledged`,
+      order
+        ? saying('attention.does_not_fit', { orderId: order.id, state: order.state, action })
+        : saying('attention.only_acknowledge', { orderId: issue.orderId }),
     );
   const checked = await checkOrder(deps, order, reason, actor);
-  if (!checked.answered) return { ...base, order: checked.order, resolved: false, message: checked.message };
+  if (!checked.answered)
+    return { ...base, order: checked.order, resolved: false, message: checked.message, reason: checked.reason };
   deps.log.atomically(() =>
     acknowledgeIssue(deps.log, issues, issue, `${reason} (checked: ${checked.order.state})`.slice(0, 200), actor.name),
   );
-  return { ...base, order: deps.log.require(order.id), resolved: true, message: checked.message };
+  return {
+    ...base,
+    order: deps.log.require(order.id),
+    resolved: true,
+    message: checked.message,
+    reason: checked.reason,
+  };
 }
 
 /** The issue's acknowledgement, and a note on its order when this log has it: one transaction (the caller's). */
@@ -425,7 +490,7 @@ async function checkOrder(
   order: Order,
   reason: string,
   actor: { name: string; staffId?: number },
-): Promise<{ answered: boolean; order: Order; message: string }> {
+): Promise<{ answered: boolean; order: Order; message: string; reason: Reason }> {
   const who = {
     source: 'manager' as const,
     actor: actor.name,
@@ -435,6 +500,7 @@ async function checkOrder(
     throw refused(
       `this gateway has no status inquiry, so order ${order.id} (${order.state}) cannot be checked from here: ` +
         'look it up at the gateway, then mark it paid or cancel it',
+      saying('attention.no_inquiry', { orderId: order.id, state: order.state }),
     );
   deps.log.note(order.id, { ...who, reason, payload: { attention: 'check' } });
   if (order.state === 'unknown') {
@@ -444,6 +510,10 @@ async function checkOrder(
       answered: after.state !== 'unknown',
       order: after,
       message: outcome.ok ? `order ${order.id} is now ${after.state}` : describeFailure(outcome.failure),
+      reason:
+        after.state === 'unknown'
+          ? saying('attention.still_unknown', { orderId: order.id })
+          : saying('attention.now', { orderId: order.id, state: after.state }),
     };
   }
   const answer = await deps.client!.inquire(order.id);
@@ -453,6 +523,7 @@ async function checkOrder(
       answered: false,
       order: deps.log.require(order.id),
       message: `the status inquiry failed: ${answer.failure.message}`,
+      reason: saying('attention.inquiry_failed', { orderId: order.id }),
     };
   }
   if (answer.status === 'PENDING') {
@@ -465,6 +536,7 @@ async function checkOrder(
       answered: true,
       order: deps.log.require(order.id),
       message: `the gateway still waits for payment of order ${order.id}: cancel it, or mark it paid when the money is seen`,
+      reason: saying('attention.still_waiting', { orderId: order.id }),
     };
   }
   const { order: after, applied } = deps.orders.applyGatewayStatus(
@@ -482,5 +554,11 @@ async function checkOrder(
         : applied === 'late_payment'
           ? `the gateway says ${answer.status}: kept as a late payment on ${after.state} order ${order.id}`
           : `the gateway says ${answer.status}; order ${order.id} stays ${after.state}`,
+    reason:
+      applied === 'changed'
+        ? saying('attention.now', { orderId: order.id, state: after.state })
+        : applied === 'late_payment'
+          ? saying('attention.kept_late', { orderId: order.id, status: answer.status, state: after.state })
+          : saying('attention.stays', { orderId: order.id, status: answer.status, state: after.state }),
   };
 }

@@ -1,3 +1,4 @@
+import { reason } from '../../common/reasons';
 import type { Database } from 'better-sqlite3';
 import type { GatewayStatus } from '../../common/order-policy';
 import { systemClock, type Clock } from '../ports';
@@ -136,10 +137,12 @@ export class CallbackIssues {
   acknowledge(id: number, by: string, note: string): CallbackIssue {
     const write = this.db.transaction(() => {
       const before = this.get(id);
-      if (!before) throw new ReportRuleError('not_found', `no callback issue ${id}`);
+      if (!before)
+        throw new ReportRuleError('not_found', `no callback issue ${id}`, reason('attention.issue_not_found'));
       if (before.acknowledgedAt !== undefined)
         throw refused(
           `callback issue ${id} was already acknowledged at ${before.acknowledgedAt} by ${before.acknowledgedBy ?? '?'}`,
+          reason('attention.already_acknowledged', { orderId: before.orderId }),
         );
       stmt(this.db, 'UPDATE callback_issues SET acknowledged_at = ?, acknowledged_by = ?, note = ? WHERE id = ?').run(
         this.clock.now().toISOString(),

@@ -3,10 +3,21 @@ import type { Lang } from '../../common/app-info';
 import { dayIn } from '../../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../../common/order';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { AfterClosingChange, ClosingRecord, CountAmount, DayReport, ReportFigures } from '../../common/reports';
+import {
+  WAITING_SHOWN,
+  WAITING_STATES,
+  type AfterClosingChange,
+  type ClosingRecord,
+  type CountAmount,
+  type DayReport,
+  type ReportFigures,
+  type WaitingOrder,
+} from '../../common/reports';
 import { rowToEvent, type EventRow } from '../orders/order-rows';
-import { formatReceiptTime } from '../receipts/receipt-model';
+import { formatDateTime } from '../../common/dates';
+import type { ClosedDay } from '../export/row-cells';
 import { attention } from './attention';
+import { reason } from '../../common/reasons';
 import { invalidQuery, refused } from './errors';
 import { dbOf, stmt, storeDays, type Books } from './sql';
 
@@ -265,6 +276,22 @@ export function closingOf(books: Books, day: string): ClosingRecord | undefined 
   return row && toRecord(row);
 }
 
+/**
+ * The closed days in [fromDay, toDay], each with its orders' range (in the zone it was closed in) and the last event
+ * of its closing: an order of that day whose last event is later changed after closing (the export marks it).
+ */
+export function closedDays(books: Books, fromDay: string, toDay: string): ClosedDay[] {
+  return stmt<[string, string], { day: string; time_zone: string; last_event_seq: number }>(
+    dbOf(books),
+    'SELECT day, time_zone, last_event_seq FROM closings WHERE day >= ? AND day <= ? ORDER BY day',
+  )
+    .all(fromDay, toDay)
+    .map((row) => {
+      const range = storeDays(row.day, row.day, row.time_zone);
+      return { from: range.from.toISOString(), to: range.to.toISOString(), lastEventSeq: row.last_event_seq };
+    });
+}
+
 /** The closed days in [fromDay, toDay] (store days, as text), oldest first. */
 export function closings(books: Books, fromDay: string, toDay: string): ClosingRecord[] {
   return stmt<[string, string], ClosingRow>(
@@ -300,18 +327,20 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
   if (day > today)
     throw refused(
       `${day} has not begun yet in ${options.timeZone} (today is ${today}): a day can be closed from the day itself on, not before`,
+      reason('day.not_begun', { day, today }),
     );
   const name = options.by.name.trim();
-  if (name.length < 1 || name.length > 100) throw invalidQuery('closed by: a name of 1 to 100 characters');
+  if (name.length < 1 || name.length > 100) throw invalidQuery('closed by', 'a name of 1 to 100 characters');
 
   const write = db.transaction((): ClosingRecord => {
     // Read under the write lock: figures, the open items and the last event are one moment of the books.
     const existing = closingRow(db, day);
     if (existing)
       throw refused(
-        `${day} was already closed at ${formatReceiptTime(new Date(existing.closed_at), existing.time_zone)} by ` +
+        `${day} was already closed at ${formatDateTime(existing.closed_at, existing.time_zone, 'en')} by ` +
           `${existing.closed_by}: a closed day stays closed, ` +
           'and changes since are listed on its report as after closing',
+        reason('day.already_closed', { day, closedAt: existing.closed_at, by: existing.closed_by }),
       );
     const dayFigures = figures(db, day, day, options.timeZone, options.methods, options.staffNames, options);
     const range = storeDays(day, day, options.timeZone);
@@ -422,7 +451,31 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     ...(closing ? { closing } : {}),
     afterClosing: changes,
     training: options.training ?? false,
+    ...waitingOrders(db, range, options.training ?? false),
   };
+}
+
+/** The day's orders still open, oldest first (the orders_state_created index): the close confirmation names them. */
+function waitingOrders(
+  db: Database,
+  range: { from: Date; to: Date },
+  training: boolean,
+): Pick<DayReport, 'waiting' | 'waitingCount'> {
+  const states = WAITING_STATES.map(() => '?').join(', ');
+  const where = `state IN (${states}) AND created_at >= ? AND created_at < ? AND training = ?`;
+  const params = [...WAITING_STATES, range.from.toISOString(), range.to.toISOString(), training ? 1 : 0];
+  const waiting = stmt<(string | number)[], WaitingOrder>(
+    db,
+    `SELECT id, amount, method_id AS methodId, state, created_at AS createdAt, item_name AS itemName
+     FROM orders WHERE ${where} ORDER BY created_at, id LIMIT ${WAITING_SHOWN}`,
+  ).all(...params);
+  const waitingCount =
+    waiting.length < WAITING_SHOWN
+      ? waiting.length
+      : stmt<(string | number)[], number>(db, `SELECT COUNT(*) FROM orders WHERE ${where}`)
+          .pluck()
+          .get(...params)!;
+  return { waiting, waitingCount };
 }
 
 /**

@@ -1,8 +1,16 @@
 import type { Lang } from '../../common/app-info';
 import { formatRupiah } from '../../common/money';
 import type { OrderEvent, OrderState } from '../../common/order';
-import type { AttentionAction, AttentionKind, DayReport, ReportFigures } from '../../common/reports';
-import { formatReceiptTime } from '../receipts/receipt-model';
+import {
+  afterClosingByOrder,
+  dayHeadline,
+  type AfterClosingOrder,
+  type AttentionAction,
+  type AttentionKind,
+  type DayReport,
+  type ReportFigures,
+} from '../../common/reports';
+import { formatDateTime, formatDay } from '../../common/dates';
 
 /**
  * One model of a day's report, rendered two ways like a receipt (docs/receipts.md): an A4 page (report-html.ts)
@@ -83,7 +91,9 @@ const TEXT = {
     en: 'Figures as they were at closing. Changes since are listed below and are not counted here.',
   },
   summary: { id: 'Ringkasan', en: 'Summary' },
-  paid: { id: 'Lunas', en: 'Paid' },
+  received: { id: 'Diterima (lunas)', en: 'Received (paid)' },
+  waiting: { id: 'Masih menunggu', en: 'Still waiting' },
+  notPaid: { id: 'Tidak dibayar', en: 'Not paid' },
   allOrders: { id: 'Semua pesanan', en: 'All orders' },
   orders: { id: 'Pesanan', en: 'Orders' },
   amount: { id: 'Jumlah', en: 'Amount' },
@@ -113,7 +123,6 @@ const TEXT = {
   time: { id: 'Waktu', en: 'Time' },
   change: { id: 'Perubahan', en: 'Change' },
   by: { id: 'Oleh', en: 'By' },
-  reason: { id: 'Alasan', en: 'Reason' },
   printedAt: { id: 'Dicetak', en: 'Printed' },
   ofPaid: { id: 'lunas', en: 'paid' },
 } satisfies Record<string, Text>;
@@ -153,9 +162,8 @@ const EVENT_LABEL: Readonly<Record<OrderEvent['type'], Text>> = {
 
 const count = (n: number) => n.toLocaleString('id-ID');
 
-function time(iso: string, timeZone: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : formatReceiptTime(date, timeZone);
+function time(iso: string, timeZone: string, lang: Lang): string {
+  return formatDateTime(iso, timeZone, lang);
 }
 
 function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, note?: string): ReportSection[] {
@@ -163,49 +171,41 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
   const left = (label: string): ReportColumn => ({ label, align: 'left' });
   const paidOf = (p: { count: number }, all: { count: number }) =>
     `${count(p.count)}/${count(all.count)} ${t(TEXT.ofPaid)}`;
+  const h = dayHeadline(f);
   return [
     {
       key: 'summary',
       title: t(TEXT.summary),
       ...(note ? { note } : {}),
+      // What was received leads; what still waits and what was not paid stand apart, never added to it.
       columns: [left(''), right(t(TEXT.orders)), right(t(TEXT.amount))],
       rows: [
-        [t(TEXT.paid), count(f.paid.count), formatRupiah(f.paid.amount)],
-        [t(TEXT.allOrders), count(f.orders.count), formatRupiah(f.orders.amount)],
+        [t(TEXT.received), count(h.received.count), formatRupiah(h.received.amount)],
+        [t(TEXT.waiting), count(h.waiting.count), formatRupiah(h.waiting.amount)],
+        [t(TEXT.notPaid), count(h.notPaid.count), formatRupiah(h.notPaid.amount)],
+        [t(TEXT.allOrders), count(h.orders), ''],
       ],
       paper: [
-        { label: `${t(TEXT.paid)} (${count(f.paid.count)})`, value: formatRupiah(f.paid.amount), strong: true },
-        { label: `${t(TEXT.allOrders)} (${count(f.orders.count)})`, value: formatRupiah(f.orders.amount) },
+        {
+          label: `${t(TEXT.received)} (${count(h.received.count)})`,
+          value: formatRupiah(h.received.amount),
+          strong: true,
+        },
+        { label: `${t(TEXT.waiting)} (${count(h.waiting.count)})`, value: formatRupiah(h.waiting.amount) },
+        { label: `${t(TEXT.notPaid)} (${count(h.notPaid.count)})`, value: formatRupiah(h.notPaid.amount) },
+        { label: t(TEXT.allOrders), value: count(h.orders) },
       ],
       empty: t(TEXT.noOrders),
     },
     {
       key: 'byMethod',
       title: t(TEXT.byMethod),
-      columns: [
-        left(t(TEXT.method)),
-        right(t(TEXT.orders)),
-        right(t(TEXT.amount)),
-        right(t(TEXT.paidCount)),
-        right(t(TEXT.paidAmount)),
-      ],
-      rows: f.byMethod.map((m) => [
-        m.label,
-        count(m.count),
-        formatRupiah(m.amount),
-        count(m.paid.count),
-        formatRupiah(m.paid.amount),
-      ]),
+      // Orders and what they brought in: an amount of every order, paid or cancelled, would add up money that
+      // never came (the amounts by state are below).
+      columns: [left(t(TEXT.method)), right(t(TEXT.orders)), right(t(TEXT.paidCount)), right(t(TEXT.paidAmount))],
+      rows: f.byMethod.map((m) => [m.label, count(m.count), count(m.paid.count), formatRupiah(m.paid.amount)]),
       ...(f.byMethod.length
-        ? {
-            total: [
-              t(TEXT.total),
-              count(f.orders.count),
-              formatRupiah(f.orders.amount),
-              count(f.paid.count),
-              formatRupiah(f.paid.amount),
-            ],
-          }
+        ? { total: [t(TEXT.total), count(f.orders.count), count(f.paid.count), formatRupiah(f.paid.amount)] }
         : {}),
       paper: f.byMethod.map((m) => ({
         label: m.label,
@@ -252,7 +252,7 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
 
   const status = closing
     ? [
-        { label: t(TEXT.closedAt), value: time(closing.closedAt, tz) },
+        { label: t(TEXT.closedAt), value: time(closing.closedAt, tz, lang) },
         { label: t(TEXT.closedBy), value: closing.closedBy.name },
         { label: t(TEXT.openAtClosing), value: count(closing.openAttention) },
       ]
@@ -277,40 +277,37 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     rows: report.attention.map((a) => [
       KIND_LABEL[a.kind][lang],
       a.orderId,
-      time(a.since, tz),
+      time(a.since, tz, lang),
       a.summary,
       a.actions.map((x) => ACTION_LABEL[x][lang]).join(', '),
     ]),
     paper: report.attention.map((a) => ({
       label: KIND_LABEL[a.kind][lang],
-      value: time(a.since, tz),
+      value: time(a.since, tz, lang),
       detail: [a.orderId, a.summary],
     })),
     empty: t(TEXT.noAttention),
   });
   if (closing) {
+    // One line per order: a sale made after closing is one change to the day, not its four events.
+    const changed = afterClosingByOrder(report.afterClosing);
+    const by = (c: AfterClosingOrder) =>
+      c.actor ? `${c.actor} (${SOURCE_LABEL[c.source][lang]})` : SOURCE_LABEL[c.source][lang];
     sections.push({
       key: 'afterClosing',
-      title: `${t(TEXT.afterClosing)} (${count(report.afterClosing.length)})`,
+      title: `${t(TEXT.afterClosing)} (${count(changed.length)})`,
       note: t(TEXT.afterClosingNote),
       columns: [
         { label: t(TEXT.time), align: 'left', nowrap: true },
         { label: t(TEXT.order), align: 'left' },
         { label: t(TEXT.change), align: 'left' },
         { label: t(TEXT.by), align: 'left' },
-        { label: t(TEXT.reason), align: 'left' },
       ],
-      rows: report.afterClosing.map((c) => [
-        time(c.at, tz),
-        c.orderId,
-        changeText(c, lang),
-        c.actor ? `${c.actor} (${c.source})` : c.source,
-        c.reason ?? '',
-      ]),
-      paper: report.afterClosing.map((c) => ({
+      rows: changed.map((c) => [time(c.lastAt, tz, lang), c.orderId, changeText(c, lang), by(c)]),
+      paper: changed.map((c) => ({
         label: changeText(c, lang),
-        value: time(c.at, tz),
-        detail: [c.orderId, ...(c.actor ? [`${c.actor} (${c.source})`] : [c.source]), ...(c.reason ? [c.reason] : [])],
+        value: time(c.lastAt, tz, lang),
+        detail: [c.orderId, by(c)],
       })),
       empty: t(TEXT.noChanges),
     });
@@ -320,17 +317,36 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     lang,
     header: { storeName: ctx.storeName, ...(ctx.storeAddress ? { storeAddress: ctx.storeAddress } : {}) },
     title: t(TEXT.title),
-    day: { label: t(TEXT.day), value: `${report.date} (${tz})` },
+    day: { label: t(TEXT.day), value: `${formatDay(report.date)} (${tz})` },
     marks,
     closed: closing !== undefined,
     status,
     sections,
-    printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, tz) },
+    printedAt: { label: t(TEXT.printedAt), value: formatDateTime(ctx.printedAt, tz, lang) },
   };
 }
 
-function changeText(c: { type: OrderEvent['type']; from?: OrderState; to?: OrderState }, lang: Lang): string {
-  if (c.type === 'created') return EVENT_LABEL.created[lang];
-  if (c.to !== undefined) return `${c.from ? STATE_LABEL[c.from][lang] : '∅'} → ${STATE_LABEL[c.to][lang]}`;
-  return EVENT_LABEL[c.type][lang];
+/** "Menunggu pembayaran → Lunas", "Penjualan baru → Lunas", "Pembayaran terlambat", "Catatan". */
+function changeText(c: AfterClosingOrder, lang: Lang): string {
+  const from = c.created ? NEW_SALE[lang] : c.from ? STATE_LABEL[c.from][lang] : undefined;
+  const parts = [
+    ...(c.to !== undefined && from !== undefined ? [`${from} → ${STATE_LABEL[c.to][lang]}`] : []),
+    ...(c.latePayment ? [EVENT_LABEL.late_payment[lang]] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : EVENT_LABEL.note[lang];
 }
+
+const NEW_SALE: Text = { id: 'Penjualan baru', en: 'New sale' };
+
+const SOURCE_LABEL: Readonly<Record<AfterClosingOrder['source'], Text>> = {
+  cashier: { id: 'kasir', en: 'cashier' },
+  gateway: { id: 'gateway', en: 'gateway' },
+  callback: { id: 'callback', en: 'callback' },
+  poll: { id: 'pengecekan berkala', en: 'status poll' },
+  inquiry: { id: 'pengecekan status', en: 'status inquiry' },
+  manager: { id: 'manajer', en: 'manager' },
+  startup: { id: 'saat mulai', en: 'at start-up' },
+  reconcile: { id: 'rekonsiliasi', en: 'reconciliation' },
+  cli: { id: 'baris perintah', en: 'command line' },
+  system: { id: 'sistem', en: 'system' },
+};

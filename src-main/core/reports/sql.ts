@@ -38,10 +38,10 @@ export const DAY_RULE = 'a store day YYYY-MM-DD';
  */
 export function storeDays(fromDay: string, toDay: string, timeZone: string): { from: Date; to: Date } {
   const first = dayRange(fromDay, timeZone);
-  if (!first) throw invalidQuery(`from: ${DAY_RULE} (got ${JSON.stringify(fromDay)})`);
+  if (!first) throw invalidQuery('from', `${DAY_RULE} (got ${JSON.stringify(fromDay)})`);
   const last = toDay === fromDay ? first : dayRange(toDay, timeZone);
-  if (!last) throw invalidQuery(`to: ${DAY_RULE} (got ${JSON.stringify(toDay)})`);
+  if (!last) throw invalidQuery('to', `${DAY_RULE} (got ${JSON.stringify(toDay)})`);
   if (last.to.getTime() <= first.from.getTime())
-    throw invalidQuery(`to: must not be before from (${fromDay} to ${toDay})`);
+    throw invalidQuery('to', `must not be before from (${fromDay} to ${toDay})`);
   return { from: first.from, to: last.to };
 }

@@ -11,6 +11,7 @@ import {
   type SettingsIssue,
   type SettingsLang,
 } from '../../common/settings';
+import { reason, type Reason } from '../../common/reasons';
 import { enableMethod } from './method-import';
 
 /**
@@ -235,6 +236,7 @@ function removeGateway(current: LoketSettings): ChangeResult {
     return refuse(
       'gateway',
       'gateway: cannot be removed in live mode: switch to training first, then remove the gateway',
+      reason('settings.remove_gateway_live'),
     );
   if (current.gateway === null) return { ok: true, next: current, changed: [] };
   return validated(current, { ...current, gateway: null }, SECTION_FIELDS.gateway);
@@ -264,6 +266,7 @@ export function modeSwitch(current: LoketSettings, to: LoketMode, openOrders: nu
         `mode: ${orders} still open (being created, awaiting payment or unknown) in ${current.mode} mode; ` +
         `finish ${openOrders === 1 ? 'it' : 'them'} first: wait for payment or expiry, cancel, or resolve the unknown ` +
         `ones in the order list, then switch to ${to}`,
+      reason: reason('mode.open_orders', { count: openOrders, mode: current.mode, to }),
     });
   }
   if (to === 'live') {
@@ -273,11 +276,13 @@ export function modeSwitch(current: LoketSettings, to: LoketMode, openOrders: nu
         field: 'gateway',
         message:
           'gateway: live mode needs a gateway: set its base URL, appid and appkey first, and test the connection',
+        reason: reason('mode.needs_gateway'),
       });
     } else if (normaliseUrl(confirm) !== normaliseUrl(gateway.baseUrl)) {
       issues.push({
         field: 'confirm',
         message: `confirm: to switch to live, type the gateway's base URL exactly: ${gateway.baseUrl}`,
+        reason: reason('mode.confirm', { baseUrl: gateway.baseUrl }),
       });
     }
   }
@@ -393,10 +398,14 @@ function unknownKeys(patch: Record<string, unknown>, allowed: readonly string[],
     .filter((k) => !allowed.includes(k))
     .map((k) => {
       const field = at === '' ? k : `${at}.${k}`;
-      return { field, message: `${field}: not a setting Loket knows (this section has: ${allowed.join(', ')})` };
+      return {
+        field,
+        message: `${field}: not a setting Loket knows (this section has: ${allowed.join(', ')})`,
+        reason: reason('settings.unknown_field', { field }),
+      };
     });
 }
 
-function refuse(field: string, message: string): ChangeResult {
-  return { ok: false, issues: [{ field, message }] };
+function refuse(field: string, message: string, why?: Reason): ChangeResult {
+  return { ok: false, issues: [{ field, message, ...(why ? { reason: why } : {}) }] };
 }

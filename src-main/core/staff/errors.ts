@@ -1,4 +1,6 @@
 import { OrderRuleError } from '../../common/order-policy';
+import { reason, type Reason } from '../../common/reasons';
+import { PIN_MAX_DIGITS, PIN_MIN_DIGITS, STAFF_NAME_MAX } from '../../common/staff';
 
 /**
  * A broken rule about staff, PINs or manager mode. It extends OrderRuleError so that `toApiError`
@@ -12,14 +14,16 @@ export class InvalidPinError extends StaffRuleError {
   constructor(rule: string) {
     super(rule);
     this.name = 'InvalidPinError';
+    this.because(reason('pin.format', { min: PIN_MIN_DIGITS, max: PIN_MAX_DIGITS }));
   }
 }
 
 export class InvalidStaffError extends StaffRuleError {
   readonly code = 'invalid_arguments';
-  constructor(message: string) {
+  constructor(message: string, why: Reason = reason('staff.name_rule', { min: 1, max: STAFF_NAME_MAX })) {
     super(message);
     this.name = 'InvalidStaffError';
+    this.because(why);
   }
 }
 
@@ -28,6 +32,7 @@ export class StaffNotFoundError extends StaffRuleError {
   constructor(readonly staffId: unknown) {
     super(`no staff member ${String(staffId)}`);
     this.name = 'StaffNotFoundError';
+    this.because(reason('staff.not_found'));
   }
 }
 
@@ -44,6 +49,7 @@ export class DuplicateStaffNameError extends StaffRuleError {
         : `there is already a member of staff called ${staffName}; choose another name`,
     );
     this.name = 'DuplicateStaffNameError';
+    this.because(reason('staff.duplicate_name', { name: staffName, former: formerStaff }));
   }
 }
 
@@ -59,6 +65,7 @@ export class LastManagerError extends StaffRuleError {
       `${staffName} is the only active manager and cannot be ${what}: make another member of staff a manager first`,
     );
     this.name = 'LastManagerError';
+    this.because(reason('staff.last_manager', { name: staffName, action }));
   }
 }
 
@@ -68,6 +75,7 @@ export class ManagerExistsError extends StaffRuleError {
   constructor() {
     super('Loket already has a manager; a manager adds staff from the manager screen');
     this.name = 'ManagerExistsError';
+    this.because(reason('manager.exists'));
   }
 }
 
@@ -77,5 +85,6 @@ export class ManagerLockedError extends StaffRuleError {
   constructor(message = 'manager mode is locked: enter a manager PIN') {
     super(message);
     this.name = 'ManagerLockedError';
+    this.because(reason('manager.locked'));
   }
 }

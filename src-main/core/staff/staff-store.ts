@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { reason } from '../../common/reasons';
 import { systemClock, type Clock } from '../ports';
 import { DuplicateStaffNameError, InvalidStaffError, LastManagerError, StaffNotFoundError } from './errors';
 import { checkPinFormat, hashPin, parsePinHash } from './pin';
@@ -37,13 +38,13 @@ export function checkStaffName(name: unknown): string {
   const length = [...trimmed].length;
   if (length < 1 || length > STAFF_NAME_MAX) throw new InvalidStaffError(STAFF_NAME_RULE);
   if (/[\p{Cc}\u2028\u2029]/u.test(trimmed))
-    throw new InvalidStaffError('name: letters, digits, spaces and punctuation only');
+    throw new InvalidStaffError('name: letters, digits, spaces and punctuation only', reason('staff.name_characters'));
   return trimmed;
 }
 
 export function checkStaffRole(role: unknown): StaffRole {
   if (!(STAFF_ROLES as readonly unknown[]).includes(role))
-    throw new InvalidStaffError(`role: ${STAFF_ROLES.join(' or ')}`);
+    throw new InvalidStaffError(`role: ${STAFF_ROLES.join(' or ')}`, reason('staff.role'));
   return role as StaffRole;
 }
 
@@ -201,7 +202,8 @@ export class StaffStore {
     if (patch.name !== undefined) out.name = checkStaffName(patch.name);
     if (patch.role !== undefined) out.role = checkStaffRole(patch.role);
     if (patch.active !== undefined) {
-      if (typeof patch.active !== 'boolean') throw new InvalidStaffError('active: true or false');
+      if (typeof patch.active !== 'boolean')
+        throw new InvalidStaffError('active: true or false', reason('arguments.invalid', { field: 'active' }));
       out.active = patch.active;
     }
     if (patch.pinHash !== undefined) out.pinHash = checkHash(patch.pinHash);

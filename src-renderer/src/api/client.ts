@@ -1,4 +1,5 @@
 import type { DisplayState, LiveEvent, LoketApi } from '../../../src-main/common/api';
+import type { Reason } from '../../../src-main/common/reasons';
 import type { DownloadTicket } from '../../../src-main/common/reports';
 
 /** Whether the live channel is up; `down` means it is reconnecting. */
@@ -19,7 +20,7 @@ export type ExportDelivery =
   /** The desktop app: written where the manager chose in the save dialog. */
   | { kind: 'saved'; path: string }
   /** The desktop app: the dialog was cancelled, or the file could not be written (the server's words say which). */
-  | { kind: 'not_saved'; message: string };
+  | { kind: 'not_saved'; message: string; reason?: Reason };
 
 /** What the cashier screen talks to: the whole API and the live order events, over IPC or HTTP. */
 export interface CashierClient {

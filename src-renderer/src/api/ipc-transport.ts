@@ -43,7 +43,7 @@ export function ipcCashierClient(bridge: LoketBridge): CashierClient {
       const result = await bridge.saveDownload(ticket.downloadId);
       return result.saved
         ? { kind: 'saved', path: result.path ?? ticket.filename }
-        : { kind: 'not_saved', message: result.message };
+        : { kind: 'not_saved', message: result.message, ...(result.reason ? { reason: result.reason } : {}) };
     },
   };
 }

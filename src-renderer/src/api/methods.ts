@@ -51,6 +51,7 @@ const METHODS = {
   dayReportHtml: true,
   printDayReport: true,
   prepareExport: true,
+  docsSection: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];

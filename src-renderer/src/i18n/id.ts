@@ -1,7 +1,10 @@
+import type { Lang } from '../../../src-main/common/app-info';
+import type { RuleParams } from '../../../src-main/common/reasons';
 import type { ProbeVerdict } from '../../../src-main/common/manager';
 import type { Delivery, EventSource, OrderEvent, OrderState } from '../../../src-main/common/order';
 import type { AttentionAction, AttentionKind } from '../../../src-main/common/reports';
 import type { StaffRole } from '../../../src-main/common/staff';
+import { keychainId, reasonsId } from './reasons-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -9,6 +12,12 @@ import type { StaffRole } from '../../../src-main/common/staff';
  */
 export const id = {
   langName: 'Bahasa Indonesia',
+  /** The language of these words. */
+  lang: 'id' as Lang,
+  /** Every reason the server gives (src-main/common/reasons.ts), in words: lib/say.ts picks one. */
+  reasons: reasonsId,
+  /** Why the system's keychain cannot be used, in a few words. */
+  keychainProblems: keychainId,
   common: {
     appName: 'Loket',
     sandbox: 'SANDBOX',
@@ -276,8 +285,15 @@ export const id = {
     qrFailed: 'Kode QR tidak dapat dibuat. Silakan tanyakan kasir.',
   },
 
+  docs: {
+    howToFix: 'Cara memperbaikinya',
+    title: 'Dokumentasi Loket',
+    source: (file: string) => `Dari ${file} (dokumentasi Loket, dalam bahasa Inggris)`,
+    failed: 'Dokumentasi tidak dapat dibuka.',
+  },
   notice: {
     title: 'Loket tidak berjalan sesuai pengaturannya',
+    training: 'Mode latihan, bukan langsung:',
   },
   till: {
     signedIn: (name: string) => `Kasir: ${name}`,
@@ -383,9 +399,9 @@ export const id = {
     publicUrl: 'URL publik (notification_url)',
     publicUrlHint:
       'Alamat yang dapat dijangkau gateway (relay atau tunnel). Kosongkan untuk memakai host dan port di atas.',
-    keychainDown: 'Keychain sistem tidak dapat dipakai',
-    keychainDownText:
-      'Appkey tidak dapat disimpan, dan mode langsung tidak dapat berjalan sampai keychain tersedia. Loket tidak pernah menyimpan appkey di tempat lain.',
+    keychainLine: (why: string) =>
+      `Keychain sistem tidak dapat dipakai (${why}): appkey tidak dapat disimpan, dan mode langsung tidak dapat ` +
+      `berjalan. Loket tidak pernah menyimpannya di tempat lain.`,
     keychainError: 'Keychain sistem tidak menerima rahasia ini: periksa apakah keychain terpasang dan tidak terkunci.',
     secretSetLast4: (last4: string) => `Tersimpan, berakhiran …${last4}`,
     secretSet: 'Tersimpan',
@@ -412,7 +428,7 @@ export const id = {
       bad_key: 'Appkey ditolak gateway',
       bad_signature: 'Tanda tangan ditolak gateway',
       refused: 'Kredensial ditolak gateway',
-      no_secret: 'Appkey belum disimpan',
+      no_secret: 'Tidak diuji: kredensial tidak dapat dibaca',
       unexpected: 'Jawaban gateway tidak terduga',
     } satisfies Record<ProbeVerdict, string>,
     facts: {
@@ -423,6 +439,8 @@ export const id = {
     factYes: 'ya',
     factNo: 'tidak',
     factUnknown: 'belum diketahui',
+    factNotTried: 'tidak diuji',
+    gatewaySaid: 'Kata gateway',
   },
   mode: {
     title: 'Mode latihan atau langsung',
@@ -432,6 +450,8 @@ export const id = {
     training: 'Latihan',
     runningLive: 'Gateway sungguhan',
     runningSandbox: 'Sandbox bawaan (tanpa uang sungguhan)',
+    gatewaySandbox: (url: string) => `Sandbox bawaan, ${url}`,
+    gatewayEnv: (url: string) => `${url} (dari LOKET_GATEWAY_URL, yang menggantikan pengaturan)`,
     gateway: 'Pesanan dikirim ke',
     openOrdersLabel: 'Pesanan terbuka',
     openOrders: (n: number) => `${n} pesanan masih terbuka: selesaikan atau batalkan dulu sebelum berganti mode.`,
@@ -531,6 +551,8 @@ export const id = {
     },
     problems: (file: string) => `${file} tidak diimpor; perbaiki lalu pilih lagi:`,
     wholeFile: 'Berkas',
+    notAccepted: 'tidak diterima.',
+    rulesIn: 'Aturan setiap kolom:',
     row: (n: number) => `Baris ${n}`,
     resetTitle: 'Daftar bawaan',
     resetHint: 'Mengganti daftar toko dengan daftar bawaan Loket.',
@@ -582,6 +604,39 @@ export const id = {
     change: 'Perubahan',
     more: 'Muat yang lebih lama',
     sources: { app: 'aplikasi', cli: 'baris perintah', system: 'sistem' },
+    yes: 'ya',
+    no: 'tidak',
+    seconds: (n: number) => `${n} detik`,
+    methodList: (total: number, enabled: number) => `${total} metode, ${enabled} aktif`,
+    keys: {
+      name: 'nama',
+      role: 'peran',
+      firstManager: 'manajer pertama',
+      via: 'cara',
+      by: 'cara',
+      lockoutCleared: 'kunci PIN dibuka',
+      attempt: 'untuk',
+      failures: 'PIN salah berturut-turut',
+      retryAfterMs: 'terkunci selama',
+      verdict: 'hasil',
+      method: 'uji',
+      retcode: 'retcode',
+      target: 'pesanan',
+      action: 'tindakan',
+      kind: 'tentang',
+      resolved: 'selesai',
+      day: 'hari',
+      paid: 'lunas',
+      orders: 'pesanan',
+      training: 'latihan',
+      from: 'dari',
+      to: 'sampai',
+      format: 'format',
+      file: 'berkas',
+    },
+    attempts: { manager_unlock: 'membuka layar manajer', sign_in: 'masuk', pin_change: 'mengganti PIN' },
+    probeMethods: { inquiry: 'pengecekan status', invalid_create: 'pesanan uji yang ditolak' },
+    how: { name: 'dengan nama', pin: 'dengan PIN', setup: 'penyiapan manajer pertama' },
     actions: {
       'settings.changed': 'Pengaturan diubah',
       'secret.set': 'Rahasia disimpan',
@@ -608,6 +663,10 @@ export const id = {
   },
   /** A range of store days, as the books ask for it. */
   days: {
+    placeholder: 'hh/bb/tttt',
+    hint: 'Tanggal ditulis hari/bulan/tahun, misalnya 23/11/2026.',
+    format: 'Tulis tanggal sebagai hari/bulan/tahun, misalnya 23/11/2026.',
+    pick: (label: string) => `${label}: pilih dari kalender`,
     from: 'Dari tanggal',
     to: 'Sampai tanggal',
     missing: 'Isi tanggal awal dan tanggal akhir.',
@@ -622,7 +681,9 @@ export const id = {
     staff: 'Staf',
     all: 'Semua',
     search: 'Cari',
-    searchHint: 'No. pesanan (atau awalnya), ID transaksi gateway, nomor VA, atau jumlah.',
+    searchHint:
+      'No. pesanan (atau awalnya), ID transaksi gateway, nomor VA (boleh dengan spasi), jumlah, jam (14.05), ' +
+      'atau bagian nama barang.',
     searchSubmit: 'Cari',
     reload: 'Muat ulang',
     shown: (first: number, last: number, total: number) => `${first}–${last} dari ${total} pesanan`,
@@ -727,7 +788,6 @@ export const id = {
     reasonHint: (min: number, max: number) => `Wajib, ${min}–${max} karakter. Dicatat bersama nama Anda.`,
     reasonTooShort: (min: number) => `Tulis alasan minimal ${min} karakter.`,
     reasonTooLong: (max: number) => `Alasan paling banyak ${max} karakter.`,
-    reasonRefused: 'Alasan tidak diterima.',
     confirm: {
       check: 'Periksa sekarang',
       mark_paid: 'Ya, tandai lunas',
@@ -738,7 +798,6 @@ export const id = {
     working: 'Sedang diproses…',
     resolved: (id: string) => `Selesai: ${id} tidak lagi perlu perhatian.`,
     unresolved: (id: string) => `${id} masih perlu perhatian.`,
-    stateNow: (state: string) => `Status sekarang: ${state}.`,
   },
   day: {
     title: 'Tutup hari',
@@ -755,13 +814,18 @@ export const id = {
     futureDay: 'Hari ini belum dimulai di zona waktu toko; hari dapat ditutup mulai hari itu sendiri.',
     official: 'Angka saat ditutup (resmi)',
     soFar: 'Angka sampai saat ini',
-    now: (paid: string, orders: string) => `Sekarang: lunas ${paid}; semua pesanan ${orders}.`,
-    paid: 'Lunas',
-    allOrders: 'Semua pesanan',
+    now: (received: string, waiting: string) => `Sekarang: diterima ${received}; masih menunggu ${waiting}.`,
+    received: 'Diterima',
+    receivedHint: 'Pesanan lunas: uang yang sudah masuk.',
+    waiting: 'Masih menunggu',
+    notPaid: 'Tidak dibayar',
+    notPaidHint: 'Dibatalkan, kedaluwarsa, gagal, atau ditolak: tidak ada uang yang masuk.',
+    allOrders: (n: number) => `Pesanan dibuat: ${n}`,
     countAmount: (count: number, amount: string) => `${count} pesanan · ${amount}`,
     byMethod: 'Per metode',
     byState: 'Per status',
     byStaff: 'Per staf',
+    nobody: '(tanpa kasir)',
     name: 'Nama',
     orders: 'Pesanan',
     amount: 'Nilai',
@@ -771,7 +835,10 @@ export const id = {
     attentionNone: 'Tidak ada yang perlu ditangani untuk hari ini.',
     toQueue: 'Buka antrean perhatian',
     afterTitle: (n: number) => `Perubahan setelah ditutup (${n})`,
-    afterText: 'Tidak mengubah angka resmi di atas. Periksa satu per satu.',
+    afterText: 'Tidak mengubah angka resmi di atas. Satu baris per pesanan; bukalah untuk riwayatnya.',
+    newSale: 'Penjualan baru',
+    latePayment: 'pembayaran terlambat',
+    noStateChange: 'catatan',
     close: 'Tutup hari',
     print: 'Cetak',
     page: 'Halaman A4',
@@ -789,6 +856,10 @@ export const id = {
       'Angka hari ini disimpan untuk selamanya dan tidak dapat diubah. Perubahan sesudahnya dicatat sebagai “setelah ditutup”.',
     confirmWarn: (n: number) =>
       `Masih ada ${n} item yang perlu perhatian. Sebaiknya tangani dulu; jumlahnya dicatat bersama penutupan.`,
+    confirmWaiting: (n: number) =>
+      `${n} pesanan hari ini masih menunggu pembayaran atau hasilnya. Bila dibayar setelah ditutup, ` +
+      'itu tercatat sebagai perubahan setelah ditutup:',
+    confirmMore: (n: number) => `dan ${n} lainnya`,
     confirmYes: 'Ya, tutup hari',
     keepOpen: 'Jangan tutup',
   },
@@ -813,34 +884,43 @@ export const id = {
   },
   /** Each setting's rule in words, by its path (the server's issue names the field it is about). */
   rules: {
-    storeName: '1–40 karakter dalam satu baris, tanpa karakter kontrol.',
-    storeAddress: 'Paling banyak 120 karakter dalam paling banyak 3 baris.',
+    storeName: ({ min = 1, max = 40 }: RuleParams) =>
+      `${min}–${max} karakter dalam satu baris, tanpa karakter kontrol.`,
+    storeAddress: ({ max = 120, maxLines = 3 }: RuleParams) =>
+      `Paling banyak ${max} karakter dalam paling banyak ${maxLines} baris.`,
     terminalId: '1–8 huruf kapital atau angka.',
     timeZone: 'Nama zona waktu, misalnya Asia/Jakarta.',
-    receiptHeader: 'Paling banyak 3 baris, masing-masing paling banyak 32 karakter.',
-    receiptFooter: 'Paling banyak 3 baris, masing-masing paling banyak 32 karakter.',
+    receiptHeader: ({ maxLines = 3, lineWidth = 32 }: RuleParams) =>
+      `Paling banyak ${maxLines} baris, masing-masing paling banyak ${lineWidth} karakter.`,
+    receiptFooter: ({ maxLines = 3, lineWidth = 32 }: RuleParams) =>
+      `Paling banyak ${maxLines} baris, masing-masing paling banyak ${lineWidth} karakter.`,
     lang: 'Bahasa Indonesia atau English.',
-    'display.idleMessage': 'Paling banyak 80 karakter dalam satu baris.',
+    'display.idleMessage': ({ max = 80 }: RuleParams) => `Paling banyak ${max} karakter dalam satu baris.`,
     'display.lang': 'Bahasa Indonesia atau English.',
     'access.requireCashierPin': 'Ya atau tidak.',
-    'access.managerIdleMinutes': 'Bilangan bulat 1–60 (menit).',
+    'access.managerIdleMinutes': ({ min = 1, max = 60 }: RuleParams) => `Bilangan bulat ${min}–${max} (menit).`,
     'printer.kind': 'Tidak ada, printer jaringan, atau printer komputer ini.',
     'printer.host':
       'Nama host atau alamat IP, misalnya printer.local atau 192.168.1.50 (wajib untuk printer jaringan).',
-    'printer.port': 'Nomor port 1–65535, biasanya 9100 (wajib untuk printer jaringan).',
+    'printer.port': ({ min = 1, max = 65535 }: RuleParams) =>
+      `Nomor port ${min}–${max}, biasanya 9100 (wajib untuk printer jaringan).`,
     'printer.paper': '58 atau 80 mm.',
-    'printer.systemName': '1–128 karakter dalam satu baris.',
+    'printer.systemName': ({ min = 1, max = 128 }: RuleParams) => `${min}–${max} karakter dalam satu baris.`,
     'printer.autoPrint': 'Ya atau tidak.',
     'gateway.baseUrl': 'Alamat http(s) tanpa query, nama pengguna atau kata sandi, misalnya https://gateway.example',
     'gateway.appId': '1–100 karakter, tanpa karakter kontrol.',
     'gateway.signing.key': 'Appkey atau rahasia tanda tangan terpisah.',
     'gateway.signing.encoding': 'hex atau base64.',
-    'gateway.timeoutMs': 'Bilangan bulat 1–120 (detik).',
+    // The setting is in milliseconds; the field asks for seconds.
+    'gateway.timeoutMs': ({ min = 1000, max = 120_000 }: RuleParams) =>
+      `Bilangan bulat ${min / 1000}–${max / 1000} (detik).`,
     'gateway.inquiryPath': 'Jalur yang diawali /, misalnya /api/status, atau kosong.',
     'gateway.timeZone': 'Nama zona waktu, misalnya Asia/Jakarta.',
     'callbackListener.host': 'Nama host atau alamat IP untuk mendengarkan (0.0.0.0: semua antarmuka).',
-    'callbackListener.port': 'Nomor port 0–65535 (0 memilih port bebas).',
+    'callbackListener.port': ({ min = 0, max = 65535 }: RuleParams) =>
+      `Nomor port ${min}–${max} (0 memilih port bebas).`,
     'callbackListener.path': 'Jalur yang diawali /, misalnya /loket/callback.',
+    paymentMethods: 'Minimal satu metode pembayaran tetap aktif (jika tidak, kasir tidak dapat menerima pembayaran).',
     'callbackListener.publicUrl':
       'Alamat http(s) yang dapat dijangkau gateway, paling banyak 2048 karakter, tanpa nama pengguna atau kata sandi.',
   },

@@ -23,33 +23,28 @@ export function isFormField(field: string): field is FormField {
 }
 
 /**
- * The issue in the screen's language. The common rules are translated; for anything else the field is named
- * in our words, and the server's own message (which names the field and the rule) follows as a detail.
+ * The issue in the screen's language, from its rule and the rule's numbers (`params`), never from the server's
+ * English; a rule we have no words for names the field in ours ("Item name was not accepted").
  */
 export function translateIssue(issue: FieldIssue, t: Messages, lang: Lang, method?: PaymentMethod): Shown {
-  const text = issueText(issue, t, lang, method);
-  if (text !== undefined) return { text };
-  if (lang === 'en') return { text: issue.message };
   const label = isFormField(issue.field) ? t.fields[issue.field] : issue.field;
-  return { text: t.issues.notAccepted(label), detail: issue.message };
+  return { text: issueText(issue, t, lang, method) ?? t.issues.notAccepted(label) };
 }
 
 function issueText(issue: FieldIssue, t: Messages, lang: Lang, method?: PaymentMethod): string | undefined {
   const label = isFormField(issue.field) ? t.fields[issue.field] : issue.field;
+  const params = issue.params ?? {};
   switch (issue.rule) {
     case 'required':
       if (issue.field === 'amount') return t.issues.amountPositive;
       if (issue.field === 'payment_method') return t.issues.chooseMethod;
       return t.issues.required(label);
-    case 'max_length': {
-      const max = /at most (\d+)/.exec(issue.message)?.[1];
-      return max ? t.issues.tooLong(Number(max)) : undefined;
-    }
-    case 'amount_range': {
-      const range = /between (\d+) and (\d+)/.exec(issue.message);
-      if (range) return t.issues.amountRange(formatRupiah(Number(range[1])), formatRupiah(Number(range[2])));
+    case 'max_length':
+      return params.max === undefined ? undefined : t.issues.tooLong(params.max);
+    case 'amount_range':
+      if (params.min !== undefined && params.max !== undefined)
+        return t.issues.amountRange(formatRupiah(params.min), formatRupiah(params.max));
       return t.issues.amountPositive;
-    }
     case 'format':
       return issue.field === 'user_mdn' ? t.issues.phoneFormat : undefined;
     case 'customer_name_required':

@@ -1,18 +1,19 @@
 import type { Order } from '../../../src-main/common/order';
+import type { Reason } from '../../../src-main/common/reasons';
 import type { AttentionAction, AttentionItem } from '../../../src-main/common/reports';
 import type { CallError } from '../api/errors';
 import { reasonProblem } from '../lib/reason';
 import type { ManagerContext } from './manager-context';
 
-/** A reason refused: found here before sending, or by the server (its words name the field and the rule). */
-export type ReasonIssue = { kind: 'too_short' } | { kind: 'too_long' } | { kind: 'server'; message: string };
+/** A reason refused: found here before sending, or by the server (its reason says the rule, with its numbers). */
+export type ReasonIssue = { kind: 'too_short' } | { kind: 'too_long' } | { kind: 'server'; reason: Reason };
 
-/** What the last action did, in the server's words; `resolved`: the item has left the queue. */
+/** What the last action did (its reason, for the screen's words); `resolved`: the item has left the queue. */
 export interface ActionOutcome {
   orderId: string;
   action: AttentionAction;
   resolved: boolean;
-  message: string;
+  reason: Reason;
   order?: Order;
 }
 
@@ -168,8 +169,7 @@ export class AttentionQueue {
     if (!outcome.ok) {
       const error = outcome.error;
       if (error.code === 'locked') return false;
-      if (error.code === 'invalid_arguments' && /\breason\b/i.test(error.message))
-        this.#reasonIssue = { kind: 'server', message: error.message };
+      if (error.reason?.key === 'order.reason_rule') this.#reasonIssue = { kind: 'server', reason: error.reason };
       else this.#actionError = error;
       // Dealt with elsewhere meanwhile: the queue as it is now shows why.
       if (error.code === 'conflict' || error.code === 'not_found') void this.load();
@@ -181,7 +181,7 @@ export class AttentionQueue {
       orderId: pending.item.orderId,
       action: pending.action,
       resolved: result.resolved,
-      message: result.message,
+      reason: result.reason,
       ...(result.order ? { order: result.order } : {}),
     };
     await this.load();

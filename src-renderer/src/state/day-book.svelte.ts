@@ -1,3 +1,4 @@
+import type { Reason } from '../../../src-main/common/reasons';
 import type { DayReport, ReportFigures } from '../../../src-main/common/reports';
 import type { CallError } from '../api/errors';
 import type { ManagerContext } from './manager-context';
@@ -8,8 +9,8 @@ export type DayAction = 'close' | 'print' | 'page';
 /** What the last action on the day did. */
 export type DayNotice =
   | { kind: 'closed' }
-  /** The report printer's answer, in the server's words (a failed print changes nothing). */
-  | { kind: 'printed'; ok: boolean; message: string }
+  /** The report printer's answer (its reason, for the screen's words; a failed print changes nothing). */
+  | { kind: 'printed'; ok: boolean; reason?: Reason }
   /** The A4 page went to the browser's print (or to a PDF). */
   | { kind: 'page' }
   | { kind: 'page_failed' }
@@ -155,7 +156,10 @@ export class DayBook {
     return true;
   }
 
-  /** The report on the store's report printer. */
+  /**
+   * The report on the store's report printer; with no printer set up (browser mode, or the desktop app without
+   * one), the A4 page goes to the screen's own print instead, so "Print" always prints.
+   */
   async print(): Promise<void> {
     const day = this.#day;
     if (this.#busy !== null || !isDay(day)) return;
@@ -163,7 +167,16 @@ export class DayBook {
     this.#notice = null;
     const outcome = await this.#ctx.call((api, token) => api.printDayReport(token, day));
     this.#busy = null;
-    if (outcome.ok) this.#notice = { kind: 'printed', ok: outcome.value.ok, message: outcome.value.message };
+    if (outcome.ok && !outcome.value.ok && outcome.value.reason?.key === 'print.no_printer') {
+      await this.printPage();
+      return;
+    }
+    if (outcome.ok)
+      this.#notice = {
+        kind: 'printed',
+        ok: outcome.value.ok,
+        ...(outcome.value.reason ? { reason: outcome.value.reason } : {}),
+      };
     else if (outcome.error.code !== 'locked') this.#notice = { kind: 'error', action: 'print', error: outcome.error };
   }
 

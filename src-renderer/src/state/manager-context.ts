@@ -1,5 +1,6 @@
 import type { LoketApi } from '../../../src-main/common/api';
 import type { ManagerView } from '../../../src-main/common/manager';
+import type { Reason, RuleParams } from '../../../src-main/common/reasons';
 import type { CallError } from '../api/errors';
 
 /** A manager call's outcome: its value, or the error (a `locked` one has already locked the screens). */
@@ -15,10 +16,16 @@ export interface ManagerContext {
   applyView(view: ManagerView): void;
 }
 
-/** A problem with one field, the server's (`field` is its settings path) or found here before sending. */
+/**
+ * A problem with one field, the server's (`field` is its settings path; SettingsIssue) or found here before
+ * sending. The screen words it from `field` and `params` (the field's rule), or from `reason`; the server's
+ * `message` is English for the log and never shown.
+ */
 export interface EditorIssue {
   field: string;
   message: string;
+  params?: RuleParams;
+  reason?: Reason;
   /** Found here: `message` is ours, not the server's. */
   local?: boolean;
 }

@@ -1,3 +1,4 @@
+import type { Reason } from '../../../src-main/common/reasons';
 import { SvelteSet } from 'svelte/reactivity';
 import type { LoketApi } from '../../../src-main/common/api';
 import type { Order } from '../../../src-main/common/order';
@@ -14,11 +15,11 @@ export type PanelAction = 'simulate' | 'cancel' | 'print' | 'slip' | 'park';
  */
 export type Notice =
   | { kind: 'printed'; auto: boolean }
-  /** The payment slip went to the printer set up, or did not (`detail`: the printer's own words, English). */
+  /** The payment slip went to the printer set up, or did not (`reason`: why, for the screen's words). */
   | { kind: 'slip_printed' }
-  | { kind: 'slip_failed'; detail: string }
-  /** `detail`: the printer's or the server's own words (English), shown as a detail. */
-  | { kind: 'print_failed'; detail: string }
+  | { kind: 'slip_failed'; reason?: Reason }
+  /** `reason`: why, for the screen's words (the server's English message is for the log). */
+  | { kind: 'print_failed'; reason?: Reason }
   | { kind: 'error'; error: CallError }
   | { kind: 'parked' }
   /** The sale in progress came back after a reload or a restart. */
@@ -219,7 +220,9 @@ export class PaymentPanelManager {
     await this.#act('print', async () => {
       if (this.#deps.networkPrinter()) {
         const result = await this.#deps.api.printReceipt(orderId, { copy });
-        this.#notice = result.ok ? { kind: 'printed', auto } : { kind: 'print_failed', detail: result.message };
+        this.#notice = result.ok
+          ? { kind: 'printed', auto }
+          : { kind: 'print_failed', ...(result.reason ? { reason: result.reason } : {}) };
         if (result.ok) this.#markPrinted(orderId);
         return;
       }
@@ -239,7 +242,9 @@ export class PaymentPanelManager {
     await this.#act('slip', async () => {
       if (this.#deps.networkPrinter()) {
         const result = await this.#deps.api.printPaymentSlip(order.id);
-        this.#notice = result.ok ? { kind: 'slip_printed' } : { kind: 'slip_failed', detail: result.message };
+        this.#notice = result.ok
+          ? { kind: 'slip_printed' }
+          : { kind: 'slip_failed', ...(result.reason ? { reason: result.reason } : {}) };
         return;
       }
       const { html } = await this.#deps.api.paymentSlip(order.id, { paper: this.#deps.paper() });

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { BrowserContext, Page } from '@playwright/test';
+import { formatDay, formatTime } from '../../../src-main/common/dates';
 import { dayIn } from '../../../src-main/common/gateway-time';
 import type { Order } from '../../../src-main/common/order';
 import { expect, prints, seriousViolations, startLoket, stubPrint, test, type LoketServer } from './fixtures';
@@ -128,8 +129,8 @@ test.afterAll(async () => {
 
 test('the order desk: today by default, found by amount, VA number and id; an order with its history', async () => {
   await section('desk');
-  await expect(page.locator('#desk-from')).toHaveValue(today);
-  await expect(page.locator('#desk-to')).toHaveValue(today);
+  await expect(page.locator('#desk-from')).toHaveValue(formatDay(today));
+  await expect(page.locator('#desk-to')).toHaveValue(formatDay(today));
   await expect(page.getByTestId('desk-shown')).toHaveText('1–7 dari 7 pesanan');
   expect(await seriousViolations(page), 'desk').toEqual([]);
 
@@ -142,6 +143,17 @@ test('the order desk: today by default, found by amount, VA number and id; an or
   await search(va?.type === 'virtual_account' ? va.va : '');
   await expect(page.getByTestId('desk-shown')).toHaveText('1–1 dari 1 pesanan');
   await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+
+  // The VA number as it is read out, in groups of four; the item's name; the store's clock.
+  await search(va?.type === 'virtual_account' ? va.va.replace(/(.{4})(?=.)/g, '$1 ') : '');
+  await expect(page.getByTestId('desk-shown')).toHaveText('1–1 dari 1 pesanan');
+  await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+  await search('beras');
+  await expect(deskRows()).toHaveCount(1);
+  await expect(deskRows().first()).toHaveAttribute('data-order-id', sold.beras.id);
+  const made = new Date(sold.nasi.createdAt);
+  await search(formatTime(made, 'Asia/Jakarta', 'id', { zone: false }));
+  await expect(page.locator(`tr[data-order-id="${sold.nasi.id}"]`)).toHaveCount(1);
 
   await search(sold.nasi.id);
   await expect(deskRows()).toHaveCount(1);
@@ -196,6 +208,9 @@ test('the attention queue: a check and a mark-paid, each with a reason, and each
   await page.getByTestId('attention-confirm').click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('attention-outcome')).toContainText(`Selesai: ${sold.esTeh.id}`);
+  // In the screen's words, from the outcome's reason: never the server's "order … is now awaiting_payment".
+  await expect(page.getByTestId('attention-outcome')).toContainText(`Pesanan ${sold.esTeh.id} sekarang`);
+  await expect(page.getByTestId('attention-outcome')).not.toContainText('is now');
   await expect(list.locator(`li[data-order-id="${sold.esTeh.id}"]`)).toHaveCount(0);
   await expect(page.getByTestId('attention-count')).toContainText('1');
 
@@ -203,7 +218,7 @@ test('the attention queue: a check and a mark-paid, each with a reason, and each
   await page.locator('#attention-reason').fill('Dana masuk di mutasi rekening');
   await page.getByTestId('attention-confirm').click();
   await expect(page.getByTestId('attention-empty')).toBeVisible();
-  await expect(page.getByTestId('attention-outcome')).toContainText('Status sekarang: Lunas');
+  await expect(page.getByTestId('attention-outcome')).toContainText(`Pesanan ${sold.martabak.id} sekarang lunas.`);
   await expect(page.getByTestId('attention-count')).toHaveCount(0);
 
   // Recorded on the orders, with the manager's name and reason.
@@ -233,19 +248,39 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(page.getByTestId('day-by-method').locator('tr[data-key="va_bni"]')).toContainText('Rp150.000');
   expect(await seriousViolations(page), 'day').toEqual([]);
 
-  // No printer in this store: the printer's answer says so, and the A4 page prints from the screen.
+  // No printer in this store: "Print" prints the A4 page from the screen (the browser's print), as "A4 page" does.
   await page.getByTestId('day-print').click();
-  await expect(page.getByTestId('day-problem')).toContainText('Laporan tidak tercetak');
+  await expect(page.getByTestId('day-notice')).toContainText('Halaman A4 dikirim');
+  await expect(page.getByTestId('day-problem')).toHaveCount(0);
   await page.getByTestId('day-page').click();
   await expect(page.getByTestId('day-notice')).toContainText('Halaman A4 dikirim');
   const printed = await prints(page);
-  expect(printed).toHaveLength(1);
+  expect(printed).toHaveLength(2);
   expect(printed[0]).toContain('230.500');
+  expect(printed[1]).toContain('230.500');
 
   await page.getByTestId('day-close').click();
   await expect(page.getByTestId('close-day-dialog')).toBeVisible();
   await expect(page.getByTestId('close-day-warning')).toContainText('Masih ada 1 item');
+  // The orders still waiting are named: the parked one, the one the check found waiting, the one still unknown.
+  const waiting = page.getByTestId('close-day-waiting');
+  await expect(waiting).toContainText('3 pesanan hari ini masih menunggu');
+  await expect(waiting.locator(`li[data-order-id="${sold.roti.id}"]`)).toContainText('Roti bakar');
+  await expect(waiting.locator(`li[data-order-id="${sold.esTeh.id}"]`)).toContainText('Menunggu pembayaran');
+  await expect(waiting.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText('Belum diketahui');
   expect(await seriousViolations(page), 'close-day dialog').toEqual([]);
+  mkdirSync(SHOTS, { recursive: true });
+  for (const size of [
+    { width: 1024, height: 600 },
+    { width: 1366, height: 768 },
+    { width: 1920, height: 1080 },
+    { width: 600, height: 1024 },
+  ]) {
+    await resize(page, size);
+    await page.screenshot({ path: `${SHOTS}/close-day-dialog-id-${name(size)}.png` });
+    expect(await dialogProblems(), `close-day dialog ${name(size)}`).toEqual([]);
+  }
+  await resize(page, { width: 1366, height: 768 });
   await page.getByTestId('close-day-confirm').click();
   await expect(page.getByTestId('close-day-dialog')).toBeHidden();
   const closing = page.getByTestId('day-closing');
@@ -267,8 +302,11 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await section('day');
   const after = page.getByTestId('day-after-closing');
   await expect(after).toBeVisible();
-  await expect(after.locator(`li[data-order-id="${sold.roti.id}"]`).first()).toBeVisible();
-  await expect(after.locator(`li[data-order-id="${kerupuk.id}"]`).first()).toContainText('Pelanggan pergi');
+  // One line per order, whatever number of events it took.
+  await expect(after.locator('li')).toHaveCount(2);
+  await expect(after.locator(`li[data-order-id="${sold.roti.id}"]`)).toContainText('Lunas');
+  await expect(after.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText('Dibatalkan');
+  await expect(after.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText(`manajer · ${MANAGER.name}`);
   // The official figures stay as closed; the figures now are told apart.
   await expect(page.getByTestId('day-paid')).toHaveAttribute('data-amount', String(paidTotal));
   await expect(page.getByTestId('day-now')).toContainText('Rp248.500');
@@ -292,7 +330,7 @@ test('the export: a CSV with ; that parses back, and an XLSX with number cells, 
   expect(paidNow).toBe(248_500);
 
   await section('export');
-  await expect(page.locator('#export-from')).toHaveValue(today);
+  await expect(page.locator('#export-from')).toHaveValue(formatDay(today));
   await expect(page.locator('input[name="export-delimiter"][value=";"]')).toBeChecked();
   await expect(page.locator('#export-bom')).toBeChecked();
   expect(await seriousViolations(page), 'export').toEqual([]);
@@ -354,18 +392,28 @@ test('each screen at the store’s sizes: nothing cut off or covered, 44 px targ
     { width: 800, height: 480 },
   ];
   const check = async (screen: string, dialog = false) => {
+    for (const lang of ['id', 'en'] as const) await checkIn(screen, dialog, lang);
+    await page.locator('#ui-lang').selectOption('id');
+  };
+  const checkIn = async (screen: string, dialog: boolean, lang: 'id' | 'en') => {
+    // The language is switched on the page behind a dialog: the dialog's words follow it.
+    await page.locator('#ui-lang').evaluate((el, value) => {
+      (el as HTMLSelectElement).value = value;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }, lang);
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
     for (const size of sizes) {
       await resize(page, size);
-      await page.screenshot({ path: `${SHOTS}/${screen}-${name(size)}.png` });
+      await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}.png` });
       // And scrolled to its end, for a look at what lies below the first screenful.
       const panel = page.locator('.tabpanel:not([hidden])');
       if (!dialog && (await panel.evaluate((el) => el.scrollHeight > el.clientHeight + 1))) {
         await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-        await page.screenshot({ path: `${SHOTS}/${screen}-${name(size)}-end.png` });
+        await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}-end.png` });
         await panel.evaluate((el) => el.scrollTo(0, 0));
       }
       const problems = dialog ? await dialogProblems() : await layoutProblems(page);
-      expect(problems, `${screen}, ${name(size)}`).toEqual([]);
+      expect(problems, `${screen}, ${lang}, ${name(size)}`).toEqual([]);
       await page.evaluate(() => document.querySelector('.tabpanel:not([hidden])')?.scrollTo(0, 0));
     }
     await resize(page, { width: 1366, height: 768 });
@@ -404,10 +452,16 @@ test('the books in English: no Indonesian of ours left on their screens', async 
   await expect(page.getByTestId('nav-desk')).toHaveText('Order desk');
   for (const name of ['desk', 'attention', 'day', 'export'] as const) {
     await section(name);
-    // The attention summaries are in the store's language (Indonesian here), on purpose: those are not ours.
+    // Everything in English, the attention items' words too (from their reasons, not the store's language).
     const text = await page.getByTestId(`section-${name}`).innerText();
     for (const word of ['Muat ulang', 'Dari tanggal', 'Semua', 'Cari', 'Tutup hari', 'Ekspor', 'Pesanan', 'Lunas'])
       expect(text, `${name}: ${word}`).not.toContain(word);
+    // The methods by their English names, not the store's Indonesian ones.
+    if (name === 'day') {
+      await expect(page.getByTestId('day-by-method')).toContainText('QRIS (any app)');
+      expect(text).not.toContain('semua aplikasi');
+      expect(text).not.toContain('(tanpa kasir)');
+    }
   }
   expect(await seriousViolations(page), 'English').toEqual([]);
   await page.locator('#ui-lang').selectOption('id');

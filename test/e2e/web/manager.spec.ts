@@ -148,7 +148,8 @@ test('the manager: PIN, credentials, test, go live, a live sale, back to trainin
   await expect(page.getByTestId('mode-dialog-url')).toHaveText(gateway.url);
   await dialog.getByLabel('Ketik alamat gateway').fill('https://not-the-gateway.example');
   await page.getByTestId('mode-confirm-submit').click();
-  await expect(page.getByTestId('mode-refused')).toContainText(`type the gateway's base URL exactly: ${gateway.url}`);
+  // In the screen's language, from the refusal's reason (never the server's English).
+  await expect(page.getByTestId('mode-refused')).toContainText(`ketik alamat gateway persis: ${gateway.url}`);
   await dialog.getByLabel('Ketik alamat gateway').fill(gateway.url);
   await page.getByTestId('mode-confirm-submit').click();
   await expect(dialog).toBeHidden();
@@ -180,7 +181,7 @@ test('the manager: PIN, credentials, test, go live, a live sale, back to trainin
   await expect(page.getByTestId('open-orders')).toHaveText('1');
   await page.getByTestId('go-training').click();
   await page.getByTestId('mode-confirm-submit').click();
-  await expect(page.getByTestId('mode-refused')).toContainText('1 order is still open');
+  await expect(page.getByTestId('mode-refused')).toContainText('Masih ada 1 pesanan terbuka dalam mode langsung');
   await page.getByRole('button', { name: 'Batal' }).click();
   await expect(dialog).toBeHidden();
 

@@ -42,7 +42,9 @@ test('receipts print on the network printer; a failed print is reported and the 
     // The original is out: the next is a copy.
     await page.getByRole('button', { name: 'Cetak salinan' }).click();
     const failure = page.getByRole('alert').filter({ hasText: 'Struk tidak tercetak' });
-    await expect(failure).toContainText('refused the connection');
+    // Why, in the screen's language (from the print's reason), not the printer adapter's English.
+    await expect(failure).toContainText('Printer menolak sambungan');
+    await expect(failure).not.toContainText('refused the connection');
     await expect(failure).toContainText('Penjualan tetap tercatat');
     await expect(page.getByTestId('payment-state')).toHaveText('✓ Lunas');
     expect(await loket.call('getOrder', id)).toMatchObject({ state: 'paid' });

@@ -40,12 +40,14 @@ async function open(queue: AttentionItem[][]) {
 }
 
 const order = makeOrder({ state: 'unknown' });
+const DONE = { key: 'attention.now', params: { orderId: order.id, state: 'paid' } } as const;
 const item = unknownItem(order);
 const problem: AttentionItem = {
   kind: 'callback_problem',
   orderId: 'T1-ELSEWHERE',
   since: '2026-03-10T04:00:00.000Z',
   summary: 'Callback PAID yang sah untuk pesanan yang tidak ada di kasir ini.',
+  what: { key: 'attention.item.unknown_order', params: { status: 'PAID' } },
   actions: ['acknowledge'],
   issueId: 7,
 };
@@ -79,7 +81,12 @@ describe('an action with its reason', () => {
     const { fake, attention } = await open([[item], []]);
     expect(attention.count).toBe(1);
     const paid = later(order, { state: 'paid' });
-    fake.on('resolveAttention', () => ({ resolved: true, message: `order ${order.id} is now paid`, order: paid }));
+    fake.on('resolveAttention', () => ({
+      resolved: true,
+      message: `order ${order.id} is now paid`,
+      reason: { key: 'attention.now', params: { orderId: order.id, state: 'paid' } },
+      order: paid,
+    }));
     attention.start(item, 'mark_paid');
     attention.setReason('  seen on the bank statement ');
     expect(await attention.confirm()).toBe(true);
@@ -93,7 +100,7 @@ describe('an action with its reason', () => {
 
   test('coming back to the section later: the queue afresh, the old outcome gone', async () => {
     const { fake, manager, attention } = await open([[item], [], []]);
-    fake.on('resolveAttention', () => ({ resolved: true, message: 'done' }));
+    fake.on('resolveAttention', () => ({ resolved: true, message: 'done', reason: DONE }));
     attention.start(item, 'check');
     attention.setReason('customer asked');
     await attention.confirm();
@@ -108,7 +115,12 @@ describe('an action with its reason', () => {
 
   test('a check that learns nothing leaves the item in the queue, and says so', async () => {
     const { fake, attention } = await open([[item]]);
-    fake.on('resolveAttention', () => ({ resolved: false, message: 'the gateway did not answer', order }));
+    fake.on('resolveAttention', () => ({
+      resolved: false,
+      message: 'the gateway did not answer',
+      reason: { key: 'attention.inquiry_failed', params: { orderId: order.id } },
+      order,
+    }));
     attention.start(item, 'check');
     attention.setReason('customer asked');
     expect(await attention.confirm()).toBe(true);
@@ -120,7 +132,11 @@ describe('an action with its reason', () => {
     const { fake, attention } = await open([[problem], []]);
     expect(attentionTarget(problem)).toBe(7);
     expect(attentionTarget(item)).toBe(order.id);
-    fake.on('resolveAttention', () => ({ resolved: true, message: 'callback problem acknowledged' }));
+    fake.on('resolveAttention', () => ({
+      resolved: true,
+      message: 'callback problem acknowledged',
+      reason: { key: 'attention.problems_acknowledged', params: { count: 1 } },
+    }));
     attention.start(problem, 'acknowledge');
     attention.setReason('not our order: told the gateway');
     expect(await attention.confirm()).toBe(true);
@@ -135,12 +151,13 @@ describe('an action with its reason', () => {
 
   test("the server's refusal of the reason is shown at the field, in its words; the dialog stays", async () => {
     const { fake, attention } = await open([[item]]);
-    const words = 'resolveAttention: argument 3: reason: say why, in 3 to 200 characters';
-    fake.fail('resolveAttention', new CallError('invalid_arguments', words));
+    // Known by its reason, never by reading the English (which may say anything).
+    const rule = { key: 'order.reason_rule', params: { min: 3, max: 200 } } as const;
+    fake.fail('resolveAttention', new CallError('invalid_arguments', 'words that do not matter', undefined, rule));
     attention.start(item, 'cancel');
     attention.setReason('abc');
     expect(await attention.confirm()).toBe(false);
-    expect(attention.reasonIssue).toEqual({ kind: 'server', message: words });
+    expect(attention.reasonIssue).toEqual({ kind: 'server', reason: rule });
     expect(attention.actionError).toBeNull();
     expect(attention.pending?.action).toBe('cancel');
   });
@@ -163,7 +180,7 @@ describe('an action with its reason', () => {
     fake.on('dayReport', (_t, d) => dayReport(d, { attention: [item] }));
     await day.open();
     fake.on('dayReport', (_t, d) => dayReport(d));
-    fake.on('resolveAttention', () => ({ resolved: true, message: 'done' }));
+    fake.on('resolveAttention', () => ({ resolved: true, message: 'done', reason: DONE }));
     attention.start(item, 'check');
     attention.setReason('customer asked');
     await attention.confirm();

@@ -141,14 +141,29 @@ describe('printing', () => {
     const { fake, book } = await open();
     fake.on('dayReport', (_t, day) => dayReport(day));
     await book.open();
-    fake.on('printDayReport', () => ({ ok: false, message: 'No printer is set up: print the A4 page instead.' }));
+    const failed = { key: 'print.failed', params: { printer: '10.0.0.9:9100', problem: 'refused' } } as const;
+    fake.on('printDayReport', () => ({ ok: false, message: 'the printer refused', reason: failed }));
     await book.print();
     expect(fake.callsOf('printDayReport')).toEqual([[TOKEN, '2026-03-10']]);
-    expect(book.notice).toEqual({
-      kind: 'printed',
+    expect(book.notice).toEqual({ kind: 'printed', ok: false, reason: failed });
+  });
+
+  test('with no printer set up, Print prints the A4 page from the screen instead', async () => {
+    const printed: string[] = [];
+    const { fake, book } = await open(async (html) => void printed.push(html));
+    fake.on('dayReport', (_t, day) => dayReport(day));
+    await book.open();
+    fake.on('printDayReport', () => ({
       ok: false,
-      message: 'No printer is set up: print the A4 page instead.',
-    });
+      message: 'No printer is set up: print the A4 page from the screen instead.',
+      reason: { key: 'print.no_printer', params: { what: 'report' } },
+    }));
+    fake.on('dayReportHtml', () => ({ html: '<!doctype html><title>A4</title>' }));
+    await book.print();
+    expect(fake.callsOf('dayReportHtml')).toEqual([[TOKEN, '2026-03-10']]);
+    expect(printed).toEqual(['<!doctype html><title>A4</title>']);
+    expect(book.notice).toEqual({ kind: 'page' });
+    expect(book.busy).toBeNull();
   });
 
   test('the A4 page: its HTML is printed from the screen; a print that fails says so', async () => {

@@ -320,6 +320,8 @@ export function dayReport(day: string, overrides: Partial<DayReport> = {}): DayR
     attention: [],
     afterClosing: [],
     training: true,
+    waiting: [],
+    waitingCount: 0,
     ...overrides,
   };
 }
@@ -332,6 +334,7 @@ export function unknownItem(order: Order = makeOrder({ state: 'unknown' })): Att
     order,
     since: order.updatedAt,
     summary: 'Terkirim, tetapi hasilnya belum diketahui.',
+    what: { key: 'attention.item.unknown', params: { amount: order.amount, methodId: order.methodId } },
     actions: ['check', 'mark_paid', 'cancel'],
   };
 }

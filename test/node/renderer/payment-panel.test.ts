@@ -228,9 +228,10 @@ describe('printing the receipt: one click, one print', () => {
     expect(panel.notice).toEqual({ kind: 'printed', auto: false });
     expect(panel.receiptPrinted).toBe(true);
 
-    fake.on('printReceipt', () => ({ ok: false, message: 'printer refused the connection' }));
+    const refused = { key: 'print.failed', params: { problem: 'refused' } } as const;
+    fake.on('printReceipt', () => ({ ok: false, message: 'printer refused the connection', reason: refused }));
     await panel.printReceipt(order.id, false);
-    expect(panel.notice).toEqual({ kind: 'print_failed', detail: 'printer refused the connection' });
+    expect(panel.notice).toEqual({ kind: 'print_failed', reason: refused });
     expect(panel.order?.state).toBe('paid');
   });
 

@@ -57,7 +57,7 @@ describe('the store', () => {
     expect(fake.callsOf('updateSettings')).toEqual([[TOKEN, 'language', { lang: 'en' }]]);
   });
 
-  test("the server's problems are shown at their fields, translated, with its words as a detail", async () => {
+  test("the server's problems are shown at their fields, in the screen's words from the rule and its numbers", async () => {
     const { fake, editors } = await open();
     const store = editors.store;
     store.set('storeName', '');
@@ -65,8 +65,12 @@ describe('the store', () => {
     fake.on('updateSettings', () => ({
       ok: false,
       issues: [
-        { field: 'storeName', message: 'storeName: 1 to 40 characters on one line' },
-        { field: 'receiptFooter', message: 'receiptFooter: at most 3 lines of at most 32 characters' },
+        { field: 'storeName', message: 'storeName: 1 to 40 characters on one line', params: { min: 1, max: 40 } },
+        {
+          field: 'receiptFooter',
+          message: 'receiptFooter: at most 3 lines of at most 32 characters',
+          params: { maxLines: 3, lineWidth: 32 },
+        },
       ],
     }));
     expect(await store.save()).toBe(false);
@@ -74,13 +78,21 @@ describe('the store', () => {
     expect(store.firstIssueField).toBe('storeName');
     const issue = store.issueFor('storeName')!;
     i18n.set('id');
-    expect(showIssue(issue, i18n.t, 'id')).toEqual({
-      text: '1–40 karakter dalam satu baris, tanpa karakter kontrol.',
-      detail: 'storeName: 1 to 40 characters on one line',
-    });
+    // No English on an Indonesian screen: the words are ours, the numbers the server's.
+    expect(showIssue(issue, i18n.t, 'id')).toEqual({ text: '1–40 karakter dalam satu baris, tanpa karakter kontrol.' });
     expect(showIssue(issue, messagesFor('en'), 'en')).toEqual({
       text: '1 to 40 characters on one line, without control characters.',
     });
+    expect(showIssue(store.issueFor('receiptFooter')!, i18n.t, 'id')).toEqual({
+      text: 'Paling banyak 3 baris, masing-masing paling banyak 32 karakter.',
+    });
+    // The timeout is kept in milliseconds and asked for in seconds: its rule is said in seconds.
+    const timeout = {
+      field: 'gateway.timeoutMs',
+      message: 'gateway.timeoutMs: … milliseconds',
+      params: { min: 1000, max: 120_000 },
+    };
+    expect(showIssue(timeout, i18n.t, 'id')).toEqual({ text: 'Bilangan bulat 1–120 (detik).' });
     // What was typed stays, and editing a field clears its problem only.
     expect(store.value('storeName')).toBe('');
     store.set('storeName', 'Warung');
@@ -91,12 +103,17 @@ describe('the store', () => {
   test('a field the form does not have, and a call that fails, are shown for the form', async () => {
     const { fake, editors } = await open();
     editors.store.set('storeName', 'X');
-    fake.on('updateSettings', () => ({ ok: false, issues: [{ field: 'openOrders', message: '1 order(s) are open' }] }));
+    const open1 = { key: 'settings.open_orders', params: { count: 1, what: 'change_gateway' } } as const;
+    fake.on('updateSettings', () => ({
+      ok: false,
+      issues: [{ field: 'openOrders', message: '1 order(s) are open', reason: open1 }],
+    }));
     await editors.store.save();
-    expect(editors.store.otherIssues).toEqual([{ field: 'openOrders', message: '1 order(s) are open' }]);
-    expect(showIssue(editors.store.otherIssues[0]!, i18n.t, 'id')).toEqual({
+    expect(editors.store.otherIssues).toEqual([{ field: 'openOrders', message: '1 order(s) are open', reason: open1 }]);
+    expect(showIssue(editors.store.otherIssues[0]!, i18n.t, 'id').text).toMatch(/^Masih ada 1 pesanan/);
+    // A refusal without a reason we know: our words, never the server's.
+    expect(showIssue({ field: 'openOrders', message: '1 order(s) are open' }, i18n.t, 'id')).toEqual({
       text: 'Tidak diterima.',
-      detail: '1 order(s) are open',
     });
     fake.fail('updateSettings');
     await editors.store.save();
@@ -249,6 +266,7 @@ describe('test connection', () => {
     method: 'inquiry',
     probeId: 'LOKET-PROBE-1',
     message: 'Reached the gateway; it knows the appid, but the appkey stored is not the one it has for it.',
+    reason: { key: 'probe.bad_key', params: { baseUrl: 'https://gateway.example', appId: 'store-1' } },
   } as const;
 
   test('the report is kept until the gateway or its key changes', async () => {

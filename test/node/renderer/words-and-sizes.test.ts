@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// Small things a cashier notices: times with the store's zone, refusals in the screen's language with the
-// gateway's words as a detail only, and the display's code sized to fit its box with whole pixels per module.
+// Small things a cashier notices: times with the store's zone, refusals in the screen's language (from reasons
+// and rules, never from the server's English), and the display's code sized to fit its box with whole pixels per module.
 import { describe, expect, test } from 'vitest';
 import { messagesFor } from '../../../src-renderer/src/i18n/i18n.svelte';
 import { formatRupiah, formatZonedDateTime, formatZonedTime, zoneName } from '../../../src-renderer/src/lib/format';
@@ -9,6 +9,7 @@ import { fitQr, qrModules } from '../../../src-renderer/src/lib/qr';
 import { gatewayDetail, refusalReason } from '../../../src-renderer/src/lib/refusal';
 import { describeError } from '../../../src-renderer/src/state/describe-error';
 import { CallError } from '../../../src-renderer/src/api/errors';
+import type { Reason } from '../../../src-main/common/reasons';
 
 const id = messagesFor('id');
 const en = messagesFor('en');
@@ -28,7 +29,9 @@ describe("times in the store's zone, with its name", () => {
     expect(formatZonedTime(AT, 'Asia/Jakarta', 'id')).toBe('14.05 WIB');
     expect(formatZonedTime(AT, 'Asia/Jakarta', 'en')).toBe('14:05 WIB');
     expect(formatZonedTime(AT, 'Asia/Makassar', 'id')).toBe('15.05 WITA');
-    expect(formatZonedDateTime(AT, 'Asia/Jayapura', 'id')).toMatch(/^10 Mar 2026,? 16\.05 WIT$/);
+    // Dates as the receipts write them (common/dates.ts): day/month/year.
+    expect(formatZonedDateTime(AT, 'Asia/Jayapura', 'id')).toBe('10/03/2026 16.05 WIT');
+    expect(formatZonedDateTime(AT, 'Asia/Jakarta', 'en')).toBe('10/03/2026 14:05 WIB');
   });
 
   test('rupiah with thousand dots and no decimals', () => {
@@ -60,20 +63,38 @@ describe('a refusal in the cashier’s language', () => {
     expect(gatewayDetail({ message: 'no' })).toBe('no');
   });
 
-  test("a server error: our words, and the server's English only as a detail", () => {
-    const conflict = new CallError('conflict', 'order T1 is paid; only an order that is awaiting_payment can …');
-    expect(describeError(conflict, id)).toEqual({ text: id.errors.conflict, detail: conflict.message });
+  test("a server error: its reason in our words; without one, what its code means — never the server's English", () => {
+    const transition: Reason = {
+      key: 'order.illegal_transition',
+      params: { orderId: 'T1', from: 'paid', to: 'cancelled', allowedFrom: ['unknown', 'awaiting_payment'] },
+    };
+    const conflict = new CallError('conflict', 'order T1 is paid; only an order …', 409, transition);
+    expect(describeError(conflict, id)).toEqual({
+      text: 'Pesanan T1 berstatus lunas: hanya pesanan berstatus belum diketahui atau menunggu pembayaran yang dapat menjadi dibatalkan.',
+    });
+    expect(describeError(conflict, en).text).toBe(
+      'Order T1 is paid: only an order that is unknown or waiting for payment can become cancelled.',
+    );
+    expect(describeError(new CallError('conflict', 'order T1 is paid'), id)).toEqual({ text: id.errors.conflict });
     expect(describeError(new CallError('network', 'fetch failed'), id)).toEqual({ text: id.errors.network });
     expect(describeError(new CallError('internal', 'boom'), id)).toEqual({ text: id.errors.internal });
   });
 
-  test('a field rule without words of ours names the field, with the rule as a detail', () => {
+  test('a field rule: from its rule and numbers; one without words of ours names the field', () => {
     const issue = { field: 'item_name', rule: 'format', message: 'item_name: must not contain control characters' };
-    expect(translateIssue(issue as never, id, 'id')).toEqual({
-      text: 'Nama barang tidak diterima.',
-      detail: issue.message,
+    expect(translateIssue(issue as never, id, 'id')).toEqual({ text: 'Nama barang tidak diterima.' });
+    expect(translateIssue(issue as never, en, 'en')).toEqual({ text: 'Item name was not accepted.' });
+    const long = { field: 'item_name', rule: 'max_length', message: 'whatever the server says', params: { max: 25 } };
+    expect(translateIssue(long as never, id, 'id')).toEqual({ text: id.issues.tooLong(25) });
+    const range = {
+      field: 'amount',
+      rule: 'amount_range',
+      message: 'between 1 and 2',
+      params: { min: 10_000, max: 5_000_000 },
+    };
+    expect(translateIssue(range as never, en, 'en')).toEqual({
+      text: en.issues.amountRange('Rp10.000', 'Rp5.000.000'),
     });
-    expect(translateIssue(issue as never, en, 'en')).toEqual({ text: issue.message });
     expect(
       translateIssue({ field: 'amount', rule: 'required', message: 'amount: required' } as never, id, 'id'),
     ).toEqual({
