@@ -18,7 +18,7 @@ const SYSTEM_DEPS = join(root, 'scripts', 'install-system-deps.sh');
 export const GROUPS = {
   build: 'npm ci builds better-sqlite3 (the order log) from source with them',
   keychain: 'npm ci builds keytar, the OS keychain module, against it',
-  tests: 'the tests need them (the browser they drive, a private keyring)',
+  tests: 'the tests need them (the browser they drive, a private keyring, a throwaway PostgreSQL)',
 };
 
 /**

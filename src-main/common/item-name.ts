@@ -1,4 +1,5 @@
 import { SEED_LIMITS } from './order-request';
+import { withoutHiddenCharacters } from './visible-text';
 
 /**
  * What a sale's gateway order says it is for: `item_name` and, for one fixed-denomination item, `item_id`.
@@ -46,7 +47,9 @@ function codePoints(text: string): number {
 
 /** A name as it can travel: one space for each run of spaces or control characters, no broken halves, trimmed. */
 export function cleanItemName(name: string): string {
-  return name.replace(LONE_SURROGATE, '').replace(CONTROL_OR_SPACES, ' ').trim();
+  // Hidden characters go too: the order validator refuses them (visible-text.ts), and a name built from the
+  // catalogue must always be sendable.
+  return withoutHiddenCharacters(name.replace(LONE_SURROGATE, '')).replace(CONTROL_OR_SPACES, ' ').trim();
 }
 
 /** The longest start of `text` of whole grapheme clusters within `max` code points. */

@@ -22,6 +22,11 @@ export function hiddenCharacterReason(text: string): string | undefined {
   return m ? `must not contain invisible or text-direction characters (found ${codePoint(m[0])})` : undefined;
 }
 
+/** `text` without its invisible or direction-changing characters (an emoji's own joiners stay). */
+export function withoutHiddenCharacters(text: string): string {
+  return HIDDEN.test(text) ? text.replace(HIDDEN_ALL, '') : text;
+}
+
 /** `text` with each invisible or direction-changing character written as a visible marker, `<U+202E>`. */
 export function showHiddenCharacters(text: string): string {
   return HIDDEN.test(text) ? text.replace(HIDDEN_ALL, (c) => `<${codePoint(c)}>`) : text;

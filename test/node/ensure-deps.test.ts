@@ -12,7 +12,7 @@ import { tempDir } from './helpers/loket';
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUILD = ['python3', 'make', 'g++'];
 const KEYCHAIN = ['libsecret-1-dev'];
-const TESTS = ['chromium', 'gnome-keyring', 'dbus-daemon', 'dbus-bin', 'dbus-x11', 'libsecret-tools'];
+const TESTS = ['chromium', 'gnome-keyring', 'dbus-daemon', 'dbus-bin', 'dbus-x11', 'libsecret-tools', 'postgresql'];
 const command = (groups: string[]) => `bash scripts/install-system-deps.sh ${groups.join(' ')}`;
 const linesOf = (plan: SystemPackagesPlan): string[] => ('lines' in plan ? plan.lines : []);
 

@@ -1,6 +1,6 @@
 // Loket's log file (adapters/log-file.ts): appended after the turn, capped and rotated, private, redacted, and
 // never in the way when it cannot be written.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -227,6 +227,8 @@ describe('the hosts write it', () => {
   });
 
   it('browser mode: its lines go to the log, named at start; the token and the display key never do', async () => {
+    // serve needs the built screens (npm run serve builds them first; a clean clone has none yet).
+    execFileSync(process.execPath, ['scripts/build-if-changed.mjs', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
     const parent = tempDir('loket-log-');
     dirs.push(parent);
     const data = join(parent.path, 'data');
@@ -273,7 +275,7 @@ describe('the hosts write it', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 300_000);
 });
 
 function listFiles(dir: string): string[] {
