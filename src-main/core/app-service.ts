@@ -62,6 +62,11 @@ export interface AppServiceDeps {
  */
 export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private displayOrderId: string | null = null;
+  /**
+   * A charge is on its way to the gateway. Set in the same synchronous step as the "one sale at a time" check,
+   * before the first await: two calls arriving together cannot both pass the check (the second is refused).
+   */
+  private chargeInFlight = false;
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly unsubscribe: () => void;
 
@@ -133,20 +138,34 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
           `(order ${waiting.id}): finish it, cancel it, or park it to start a new one.`,
       );
     }
+    if (this.chargeInFlight) {
+      throw new ApiError(
+        'conflict',
+        'Another charge is being sent to the gateway right now: wait for its answer; nothing was sent for this one.',
+      );
+    }
     const refusal = this.deps.refusal?.();
     if (refusal) return { ok: false, failure: publicFailure({ class: 'storage', message: refusal }) };
-    const outcome = await this.deps.orders.create(
-      {
-        methodId: input.methodId,
-        amount: input.amount,
-        itemName: input.itemName,
-        ...(input.itemId ? { itemId: input.itemId } : {}),
-        ...(input.customerName ? { customerName: input.customerName } : {}),
-        ...(input.phone ? { phone: input.phone } : {}),
-        ...(input.api ? { api: input.api } : {}),
-      },
-      this.cashier(true),
-    );
+    const actor = this.cashier(true);
+    // The check above and this claim are one synchronous step: no other call runs between them.
+    this.chargeInFlight = true;
+    let outcome: CreateOutcome;
+    try {
+      outcome = await this.deps.orders.create(
+        {
+          methodId: input.methodId,
+          amount: input.amount,
+          itemName: input.itemName,
+          ...(input.itemId ? { itemId: input.itemId } : {}),
+          ...(input.customerName ? { customerName: input.customerName } : {}),
+          ...(input.phone ? { phone: input.phone } : {}),
+          ...(input.api ? { api: input.api } : {}),
+        },
+        actor,
+      );
+    } finally {
+      this.chargeInFlight = false;
+    }
     return this.settleCharge(outcome);
   }
 
