@@ -10,6 +10,7 @@ import { RETCODE } from '../../common/retcodes';
 import { signBody, type SigningProfile } from '../bodysign';
 import type { SecretStore } from '../ports';
 import { parseV1Answer, parseV2Answer, type ParsedAnswer } from './parse-response';
+import { redactAnswer } from './signed-post';
 
 export interface GatewayConfig {
   /** e.g. https://gateway.example or http://127.0.0.1:8787; no trailing slash. */
@@ -229,15 +230,19 @@ export class GatewayClient {
     const appKey = await this.secrets.get('appkey');
     if (!appKey) return { kind: 'not_sent', message: `no appkey is stored in ${this.secrets.description}` };
     let key = appKey;
+    let signingSecret: string | undefined;
     if (this.config.signing.key === 'secret') {
-      const secret = await this.secrets.get('signing-secret');
-      if (!secret)
+      signingSecret = await this.secrets.get('signing-secret');
+      if (!signingSecret)
         return {
           kind: 'not_sent',
           message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}`,
         };
-      key = secret;
+      key = signingSecret;
     }
+    // Whatever the gateway echoes of what it was sent (or shares with Loket) is cut out before anything reads,
+    // stores or shows the answer: a refusal's message, the raw body kept with the order, an inquiry's answer.
+    const hide = (text: string) => redactAnswer(text, [appKey, signingSecret]);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const init: RequestInit = {
@@ -259,8 +264,8 @@ export class GatewayClient {
       const bytes = new Uint8Array(await res.arrayBuffer());
       const text = decodeStrictUtf8(bytes);
       if (text === undefined)
-        return { kind: 'answer', status: res.status, text: Buffer.from(bytes).toString('utf8'), badUtf8: true };
-      return { kind: 'answer', status: res.status, text };
+        return { kind: 'answer', status: res.status, text: hide(Buffer.from(bytes).toString('utf8')), badUtf8: true };
+      return { kind: 'answer', status: res.status, text: hide(text) };
     } catch (err) {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
       const code = e.code ?? e.errno ?? e.cause?.code;
