@@ -134,6 +134,14 @@ function time(iso: string, timeZone: string): string {
 const pad = (text: string, n: number) => (text.length >= n ? `${text} ` : text.padEnd(n));
 const money = (n: number) => formatRupiah(n).padStart(16);
 
+/** Late payments (money that reached the gateway after the order was given up on), when there are any. */
+function lateLine(f: DayReport['figures']): string[] {
+  const late = (f as Partial<DayReport['figures']>).latePaid;
+  return late && late.count > 0
+    ? [`${pad('Paid late (not in paid)', 24)}${String(late.count).padStart(7)} ${money(late.amount)}`]
+    : [];
+}
+
 function reportLines(report: DayReport, storeName: string): string[] {
   const tz = report.timeZone;
   const official = report.closing?.figures ?? report.figures;
@@ -145,6 +153,7 @@ function reportLines(report: DayReport, storeName: string): string[] {
       : 'Not closed: the figures may still change',
     '',
     `${pad('Paid', 24)}${String(official.paid.count).padStart(7)} ${money(official.paid.amount)}`,
+    ...lateLine(official),
     `${pad('All orders', 24)}${String(official.orders.count).padStart(7)} ${money(official.orders.amount)}`,
     '',
     'By method                  orders           amount    paid      paid amount',

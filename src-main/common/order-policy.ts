@@ -32,8 +32,12 @@ export function statesLeadingTo(to: OrderState): OrderState[] {
   return (Object.keys(TRANSITIONS) as OrderState[]).filter((from) => TRANSITIONS[from].includes(to));
 }
 
-/** A payment reported for an order given up on (or failed) is kept and flagged, never lost. */
-export const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed'];
+/**
+ * A payment reported for an order given up on, failed or refused is kept and flagged, never lost: the money
+ * reached the gateway whatever Loket had recorded (a refusal Loket read, then a PAID, means the gateway took the
+ * order after all). It counts in the day's "paid late" figure and waits in the attention queue.
+ */
+export const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed', 'rejected'];
 
 /** A person's reason for a manual change (cancel, mark paid, acknowledge): trimmed, 3 to 200 characters. */
 export const REASON_MIN = 3;

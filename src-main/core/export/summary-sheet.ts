@@ -9,6 +9,7 @@ const WORDS = {
     title: (f: ReportFigures) =>
       f.from === f.to ? `Orders of ${f.from} (${f.timeZone})` : `Orders from ${f.from} to ${f.to} (${f.timeZone})`,
     paid: 'Paid',
+    latePaid: 'Paid late (not in paid)',
     all: 'All orders',
     byMethod: 'By method',
     byState: 'By state',
@@ -28,6 +29,7 @@ const WORDS = {
     title: (f: ReportFigures) =>
       f.from === f.to ? `Pesanan ${f.from} (${f.timeZone})` : `Pesanan ${f.from} s.d. ${f.to} (${f.timeZone})`,
     paid: 'Lunas',
+    latePaid: 'Dibayar terlambat (tidak termasuk lunas)',
     all: 'Semua pesanan',
     byMethod: 'Per metode',
     byState: 'Per status',
@@ -50,7 +52,7 @@ export function summarySheetName(lang: Lang): string {
 }
 
 /**
- * The second sheet: the figures of the exported days as the report computed them (paid total, every order,
+ * The second sheet: the figures of the exported days as the report computed them (paid total, paid late, every order,
  * by method, by state, by staff). Counts and amounts are number cells; text is neutralised as in the orders sheet.
  */
 export function addSummarySheet(workbook: ExcelJS.Workbook, figures: ReportFigures, lang: Lang): void {
@@ -74,6 +76,8 @@ export function addSummarySheet(workbook: ExcelJS.Workbook, figures: ReportFigur
   add([]);
   add([null, null, w.orders, w.amount], true);
   add([w.paid, null, figures.paid.count, figures.paid.amount]);
+  // Late payments (the order's late_payment column): money at the gateway for orders given up on; always a row.
+  add([w.latePaid, null, figures.latePaid.count, figures.latePaid.amount]);
   add([w.all, null, figures.orders.count, figures.orders.amount]);
   add([]);
   add([w.byMethod], true);

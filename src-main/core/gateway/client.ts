@@ -5,7 +5,7 @@ import { retrySafety, type GatewayStatus } from '../../common/order-policy';
 import { parseStrictJson } from '../../common/strict-json';
 import { decodeStrictUtf8 } from '../http/strict-json-bytes';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
-import type { PaymentMethod } from '../../common/payment-methods';
+import type { PaymentKind, PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
 import { signBody, type SigningProfile } from '../bodysign';
 import type { SecretStore } from '../ports';
@@ -114,14 +114,18 @@ export class GatewayClient {
     return `${this.config.baseUrl}/api/order/${encodeURIComponent(this.config.appId)}/${encodeURIComponent(token)}`;
   }
 
-  async create(api: 'v1' | 'v2', bytes: string): Promise<CreateResult> {
+  /**
+   * `kind`: the order's kind (the catalogue's, kept with the order); a successful answer of another kind's shape is
+   * malformed. Read from the catalogue by the request's payment_method when not given.
+   */
+  async create(api: 'v1' | 'v2', bytes: string, kind: PaymentKind | undefined = this.kindOf(bytes)): Promise<CreateResult> {
     const http = await this.post(api === 'v2' ? '/api/transaction' : '/api/create', bytes);
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
     const json = http.badUtf8 ? undefined : parseJson(http.text);
     if (json === undefined) return malformedOrRejected(http, 'the answer is not valid JSON');
     const parsed: ParsedAnswer =
-      api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
+      api === 'v2' ? parseV2Answer(json, kind) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
     if (parsed.ok) {
       if (http.status < 200 || http.status >= 300) {
         return {
@@ -164,6 +168,15 @@ export class GatewayClient {
       };
     }
     return malformedOrRejected(http, parsed.malformed);
+  }
+
+  private kindOf(bytes: string): PaymentKind | undefined {
+    try {
+      const method = (JSON.parse(bytes) as { payment_method?: unknown }).payment_method;
+      return this.methods.find((m) => m.id === method)?.kind;
+    } catch {
+      return undefined;
+    }
   }
 
   /** `timeoutMs`: a shorter deadline than the create call's, for a quick check right after a lost answer. */

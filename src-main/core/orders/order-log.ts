@@ -128,7 +128,7 @@ export class OrderLog {
     return this.write(() => {
       const { state } = this.require(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new OrderStateError(id, state, 'a late payment is flagged only on a cancelled, expired or failed order');
+        throw new OrderStateError(id, state, 'a late payment is flagged only on a cancelled, expired, failed or rejected order');
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });

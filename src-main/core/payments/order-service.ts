@@ -6,6 +6,7 @@ import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, Inquir
 import type { OrderLog, WriteOptions } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
+import { fitsKind } from '../gateway/parse-response';
 import { isStorageError } from '../../db/open';
 import type { DiskCheck } from './disk-space';
 
@@ -246,8 +247,10 @@ export class OrderService {
       // The create answer is lost. Where the inquiry repeats the payment data, the customer gets the same
       // kind of instruction the order had (a QRIS code stays a QRIS code); else, where it names the
       // payment-page token, they pay through the hosted page (shown as a QR to open on the phone).
+      // Payment data of another kind's shape is not this order's way to pay: it is left out (docs/orders.md).
+      const repeated = answer.instruction && fitsKind(order.kind, answer.instruction) ? answer.instruction : undefined;
       const instruction: PaymentInstruction | undefined =
-        answer.instruction ??
+        repeated ??
         (answer.token
           ? { type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token }
           : undefined);
@@ -262,10 +265,10 @@ export class OrderService {
         {
           ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
           ...(instruction ? { instruction } : {}),
-          ...(answer.instruction ? { expiresAt: this.expiry(order.kind, answer.instruction, answer.expiredDate) } : {}),
+          ...(repeated ? { expiresAt: this.expiry(order.kind, repeated, answer.expiredDate) } : {}),
         },
       );
-      return answer.instruction
+      return repeated
         ? 'awaiting_payment (found by inquiry, with its payment data)'
         : instruction
           ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
@@ -306,7 +309,7 @@ export class OrderService {
 
   /**
    * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
-   * no-ops; a payment for a cancelled, expired or failed order is kept as a flagged late payment.
+   * no-ops; a payment for a cancelled, expired, failed or rejected order is kept as a flagged late payment.
    */
   applyGatewayStatus(
     id: string,
@@ -361,7 +364,7 @@ export class OrderService {
     }
     let result: CreateResult;
     try {
-      result = await this.client.create(api, bytes);
+      result = await this.client.create(api, bytes, current.kind);
     } catch (err) {
       // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
       // next start: whether the request left is not known, so it is `unknown` at once and reconciled.

@@ -42,7 +42,8 @@ const addTo = (to: CountAmount, row: CountAmount) => {
 /**
  * The figures of the store days `fromDay`..`toDay` in `timeZone` (docs/end-of-day.md, "The figures"): every
  * order created in them by method (with its paid part), by state and by the staff member who sold, the paid
- * total and the total of all orders. Amounts are whole rupiah. One pass over the days' orders, read from an
+ * total, the late payments (money that reached the gateway after the order was given up on or refused: not in
+ * the paid total, counted apart) and the total of all orders. Amounts are whole rupiah. One pass over the days' orders, read from an
  * index (migration 6's orders_day_report) without touching the table.
  *
  * byMethod follows the order of `methods` (the catalogue), then any other method id alphabetically; byState
@@ -67,7 +68,20 @@ export function figures(
      GROUP BY method_id, state, staff_id`,
   ).all(range.from.toISOString(), range.to.toISOString(), options.training ? 1 : 0);
 
-  const m: Marginals = { paid: zero(), orders: zero(), byMethod: new Map(), byState: new Map(), byStaff: new Map() };
+  // Late payments: few, read through their partial index (orders_late_payment, migration 6).
+  const late = stmt<[string, string, number], CountAmount>(
+    db,
+    `SELECT COUNT(*) AS count, COALESCE(SUM(amount), 0) AS amount
+     FROM orders WHERE late_payment = 1 AND created_at >= ? AND created_at < ? AND training = ?`,
+  ).get(range.from.toISOString(), range.to.toISOString(), options.training ? 1 : 0)!;
+  const m: Marginals = {
+    paid: zero(),
+    latePaid: { count: late.count, amount: late.amount },
+    orders: zero(),
+    byMethod: new Map(),
+    byState: new Map(),
+    byStaff: new Map(),
+  };
   for (const row of rows) {
     const isPaid = row.state === 'paid';
     addTo(m.orders, row);
@@ -89,6 +103,7 @@ export function figures(
 
 interface Marginals {
   paid: CountAmount;
+  latePaid: CountAmount;
   orders: CountAmount;
   byMethod: Map<string, CountAmount & { paid: CountAmount }>;
   byState: Map<OrderState, CountAmount>;
@@ -121,6 +136,7 @@ function assemble(
   return {
     ...span,
     paid: copy(m.paid),
+    latePaid: copy(m.latePaid),
     orders: copy(m.orders),
     byMethod: methodIds.map((methodId) => {
       const x = m.byMethod.get(methodId)!;
@@ -147,6 +163,8 @@ function marginalsOf(f: ReportFigures): Marginals {
   const copy = (c: CountAmount): CountAmount => ({ count: c.count, amount: c.amount });
   return {
     paid: copy(f.paid),
+    // A closing stored before the figure existed: none counted then.
+    latePaid: copy((f as Partial<ReportFigures>).latePaid ?? zero()),
     orders: copy(f.orders),
     byMethod: new Map(f.byMethod.map((x) => [x.methodId, { ...copy(x), paid: copy(x.paid) }])),
     byState: new Map(f.byState.map((x) => [x.state, copy(x)])),
@@ -212,6 +230,17 @@ function rollForward(
     if (before === null) for (const part of [m.orders, method, staff]) add(part, now.amount, 1);
     else move(before, -1);
     move(now.state, 1);
+  }
+  // A late payment since the closing counts once its order had none before it (a second one adds no money figure).
+  const lateSince = new Map<string, number>();
+  for (const c of changes) if (c.type === 'late_payment') lateSince.set(c.orderId, (lateSince.get(c.orderId) ?? 0) + 1);
+  const lateInAll = stmt<[string], { n: number; amount: number }>(
+    db,
+    "SELECT COUNT(*) AS n, MAX(o.amount) AS amount FROM order_events e JOIN orders o ON o.id = e.order_id WHERE e.order_id = ? AND e.type = 'late_payment'",
+  );
+  for (const [id, since] of lateSince) {
+    const all = lateInAll.get(id);
+    if (all && all.n === since) add(m.latePaid, all.amount, 1);
   }
   const f = closing.figures;
   return assemble(m, { from: f.from, to: f.to, timeZone: f.timeZone }, methods, staffNames, lang);

@@ -84,6 +84,7 @@ const TEXT = {
   },
   summary: { id: 'Ringkasan', en: 'Summary' },
   paid: { id: 'Lunas', en: 'Paid' },
+  latePaid: { id: 'Dibayar terlambat (tidak termasuk lunas)', en: 'Paid late (not in paid)' },
   allOrders: { id: 'Semua pesanan', en: 'All orders' },
   orders: { id: 'Pesanan', en: 'Orders' },
   amount: { id: 'Jumlah', en: 'Amount' },
@@ -163,18 +164,25 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
   const left = (label: string): ReportColumn => ({ label, align: 'left' });
   const paidOf = (p: { count: number }, all: { count: number }) =>
     `${count(p.count)}/${count(all.count)} ${t(TEXT.ofPaid)}`;
+  // A closing made before the figure existed has none.
+  const late = (f as Partial<ReportFigures>).latePaid ?? { count: 0, amount: 0 };
   return [
     {
       key: 'summary',
       title: t(TEXT.summary),
       ...(note ? { note } : {}),
       columns: [left(''), right(t(TEXT.orders)), right(t(TEXT.amount))],
+      // Money that reached the gateway after the order was given up on: its own line, only when there is some.
       rows: [
         [t(TEXT.paid), count(f.paid.count), formatRupiah(f.paid.amount)],
+        ...(late.count > 0 ? [[t(TEXT.latePaid), count(late.count), formatRupiah(late.amount)]] : []),
         [t(TEXT.allOrders), count(f.orders.count), formatRupiah(f.orders.amount)],
       ],
       paper: [
         { label: `${t(TEXT.paid)} (${count(f.paid.count)})`, value: formatRupiah(f.paid.amount), strong: true },
+        ...(late.count > 0
+          ? [{ label: `${t(TEXT.latePaid)} (${count(late.count)})`, value: formatRupiah(late.amount), strong: true }]
+          : []),
         { label: `${t(TEXT.allOrders)} (${count(f.orders.count)})`, value: formatRupiah(f.orders.amount) },
       ],
       empty: t(TEXT.noOrders),
