@@ -410,13 +410,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
                 // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
                 const answer = await loket.client.inquire(id);
                 if (answer.ok)
-                  loket.orders.applyGatewayStatus(
-                    id,
-                    answer.status,
-                    { source: 'inquiry', reason: 'training: simulated payment' },
-                    undefined,
-                    answer.transactionId,
-                  );
+                  loket.orders.applyInquiryAnswer(id, answer, {
+                    source: 'inquiry',
+                    reason: 'training: simulated payment',
+                  });
               },
             }
           : {}),

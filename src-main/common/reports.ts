@@ -42,7 +42,13 @@ export type AttentionKind =
   /** Still awaiting payment past its deadline: the gateway never said. */
   | 'overdue'
   /** An authentic callback Loket could not apply (no such order here, a different amount, not a forward change). */
-  | 'callback_problem';
+  | 'callback_problem'
+  /**
+   * The gateway said something about the order that does not match it: a status answer naming another order,
+   * amount or method (never applied), or a signed callback naming another payment method (applied). Open until
+   * acknowledged, or until a check gets an answer that matches.
+   */
+  | 'mismatch';
 
 export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge';
 

@@ -427,6 +427,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX orders_late_payment ON orders (created_at) WHERE late_payment = 1;
     `,
   },
+  {
+    version: 7,
+    name: "the attention queue's gateway mismatches, indexed",
+    // An index only: no row changes, nothing to refuse.
+    sql: `
+      -- Notes recording a gateway statement that does not match its order (another id, amount or method:
+      -- core/payments/order-service.ts, noteMismatch): the attention queue finds them without reading every event.
+      CREATE INDEX order_events_mismatch ON order_events (order_id, seq)
+        WHERE type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -64,6 +64,13 @@ export type InquiryResult =
       /** The order's payment data, where the inquiry repeats it. */
       instruction?: PaymentInstruction;
       expiredDate?: string;
+      /**
+       * What the answer says it is about: checked against the order before anything is applied (an answer about
+       * another order, or another amount or method, never settles it; OrderService.applyInquiryAnswer).
+       */
+      merchantTransactionId?: string;
+      amount?: number;
+      paymentMethod?: string;
       raw: string;
     }
   | { ok: false; failure: GatewayFailure };
@@ -118,7 +125,11 @@ export class GatewayClient {
    * `kind`: the order's kind (the catalogue's, kept with the order); a successful answer of another kind's shape is
    * malformed. Read from the catalogue by the request's payment_method when not given.
    */
-  async create(api: 'v1' | 'v2', bytes: string, kind: PaymentKind | undefined = this.kindOf(bytes)): Promise<CreateResult> {
+  async create(
+    api: 'v1' | 'v2',
+    bytes: string,
+    kind: PaymentKind | undefined = this.kindOf(bytes),
+  ): Promise<CreateResult> {
     const http = await this.post(api === 'v2' ? '/api/transaction' : '/api/create', bytes);
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
@@ -221,6 +232,9 @@ export class GatewayClient {
     }
     const tx = json.data?.transaction_id;
     const paidAt = json.data?.paid_at;
+    const mtid = json.data?.merchant_transaction_id;
+    const amount = json.data?.amount;
+    const method = json.data?.payment_method;
     const token = json.data?.token;
     // Where the inquiry repeats the order's payment data (the sandbox does), it is read like a create answer.
     const payment = json.data?.payment;
@@ -231,6 +245,9 @@ export class GatewayClient {
       ...(typeof tx === 'string' ? { transactionId: tx } : {}),
       ...(typeof paidAt === 'string' ? { paidAt } : {}),
       ...(typeof token === 'string' && token !== '' ? { token } : {}),
+      ...(typeof mtid === 'string' ? { merchantTransactionId: mtid } : {}),
+      ...(typeof amount === 'number' && Number.isSafeInteger(amount) ? { amount } : {}),
+      ...(typeof method === 'string' ? { paymentMethod: method } : {}),
       ...(parsed?.ok
         ? { instruction: parsed.instruction, ...(parsed.expiredDate ? { expiredDate: parsed.expiredDate } : {}) }
         : {}),

@@ -57,7 +57,7 @@ export function verdictOf(o: Record<string, unknown>): Verdict {
 }
 
 const UNCLEAR =
-  "the answer's success and retcode are not in the interface's form (success true with retcode \"0000\", or " +
+  'the answer\'s success and retcode are not in the interface\'s form (success true with retcode "0000", or ' +
   'success false), so whether the gateway took the order is not known';
 
 function rejection(o: Record<string, unknown>): ParsedAnswer {

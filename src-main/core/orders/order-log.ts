@@ -128,7 +128,11 @@ export class OrderLog {
     return this.write(() => {
       const { state } = this.require(id);
       if (!LATE_PAYMENT_STATES.includes(state)) {
-        throw new OrderStateError(id, state, 'a late payment is flagged only on a cancelled, expired, failed or rejected order');
+        throw new OrderStateError(
+          id,
+          state,
+          'a late payment is flagged only on a cancelled, expired, failed or rejected order',
+        );
       }
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });
@@ -143,6 +147,28 @@ export class OrderLog {
       const seq = this.appendEvent(id, this.now(), 'note', meta);
       return rowToEvent(this.stmt<[number], EventRow>('SELECT * FROM order_events WHERE seq = ?').get(seq)!);
     });
+  }
+
+  /**
+   * Whether the gateway has given its final word on an order Loket cancelled: a payment (a late payment), or an
+   * expiry or failure it reported (a note with `gatewayFinal`). Until then it may still be paid at the gateway.
+   */
+  hasGatewayWord(id: string): boolean {
+    return (
+      this.stmt<[string], { n: number }>(
+        `SELECT COUNT(*) AS n FROM order_events WHERE order_id = ?
+           AND (type = 'late_payment' OR (type = 'note' AND json_extract(payload, '$.gatewayFinal') IS NOT NULL))`,
+      ).get(id)!.n > 0
+    );
+  }
+
+  /** The last gateway statement noted as not matching the order (OrderService.noteMismatch), if any. */
+  lastMismatch(id: string): unknown {
+    const row = this.stmt<[string], { m: string }>(
+      `SELECT json_extract(payload, '$.mismatch') AS m FROM order_events
+       WHERE order_id = ? AND type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+    ).get(id);
+    return row ? (JSON.parse(row.m) as unknown) : undefined;
   }
 
   get(id: string): Order | undefined {

@@ -135,6 +135,7 @@ export const KIND_LABEL: Readonly<Record<AttentionKind, Text>> = {
   late_payment: { id: 'Pembayaran terlambat', en: 'Late payment' },
   overdue: { id: 'Lewat batas waktu', en: 'Overdue' },
   callback_problem: { id: 'Masalah callback', en: 'Callback problem' },
+  mismatch: { id: 'Jawaban gateway tidak cocok', en: 'Gateway answer does not match' },
 };
 
 export const ACTION_LABEL: Readonly<Record<AttentionAction, Text>> = {

@@ -330,6 +330,9 @@ export const en: Messages = {
     identity: 'Address and identity',
     baseUrl: 'Gateway address (base URL)',
     baseUrlHint: 'For example https://gateway.example',
+    allowHttp: 'Allow live mode over plain http (not recommended)',
+    allowHttpHint:
+      'The gateway’s answers are not signed: over plain http anyone on the way could change one into “paid”. Use the gateway’s https address; allow this only on purpose, e.g. through a secure tunnel.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Signature',
@@ -673,6 +676,7 @@ export const en: Messages = {
       late_payment: 'Paid late',
       overdue: 'Past its deadline',
       callback_problem: 'Callback problem',
+      mismatch: 'Gateway answer does not match',
     },
     since: (time) => `Since ${time}`,
     order: 'Order',

@@ -339,6 +339,9 @@ export const id = {
     identity: 'Alamat dan identitas',
     baseUrl: 'Alamat gateway (base URL)',
     baseUrlHint: 'Misalnya https://gateway.example',
+    allowHttp: 'Izinkan mode live lewat http biasa (tidak disarankan)',
+    allowHttpHint:
+      'Jawaban gateway tidak bertanda tangan: lewat http biasa siapa pun di jalur dapat mengubahnya menjadi “lunas”. Gunakan alamat https gateway; izinkan ini hanya dengan sengaja, misalnya lewat terowongan aman.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Tanda tangan',
@@ -685,6 +688,7 @@ export const id = {
       late_payment: 'Dibayar terlambat',
       overdue: 'Lewat batas bayar',
       callback_problem: 'Masalah callback',
+      mismatch: 'Jawaban gateway tidak cocok',
     } satisfies Record<AttentionKind, string>,
     since: (time: string) => `Sejak ${time}`,
     order: 'Pesanan',
