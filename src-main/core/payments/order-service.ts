@@ -489,7 +489,7 @@ export class OrderService {
       throw new ManagerOnlyError(
         id,
         order.state,
-        'its outcome is unknown, so it may have been charged: only a manager can cancel it, after checking it with the gateway',
+        'it may have been charged: only a manager can cancel it, after checking it with the gateway',
       );
     }
     return this.log.transition(id, 'cancelled', { ...actor, reason });
