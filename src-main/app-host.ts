@@ -404,6 +404,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           load: () => store.settings.get<string | null>(`counter.sale.${loket.training ? 'training' : 'live'}`) ?? null,
           save: (id) => store.settings.set(`counter.sale.${loket.training ? 'training' : 'live'}`, id),
         },
+        holdMemory: {
+          load: () => store.settings.get<string | null>(`counter.held.${loket.training ? 'training' : 'live'}`) ?? null,
+          save: (id) => store.settings.set(`counter.held.${loket.training ? 'training' : 'live'}`, id),
+        },
         ...(sandbox
           ? {
               simulatePayment: async (id: string) => {

@@ -85,6 +85,9 @@ export const apiArgSchemas = {
   printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
   currentSale: z.tuple([]),
   parkSale: z.tuple([orderId]),
+  // Late payments shown at the till at once, until the cashier has seen them (docs/orders.md, "Cancelling").
+  latePayments: z.tuple([]),
+  acknowledgeLatePayment: z.tuple([orderId]),
 
   // Who sells at this till, and unlocking the manager's screens (docs/roles.md).
   tillStatus: z.tuple([]),
@@ -254,6 +257,8 @@ interface Results {
   printReceipt: PrintResult;
   currentSale: CurrentSale | null;
   parkSale: null;
+  latePayments: Order[];
+  acknowledgeLatePayment: Order;
   tillStatus: TillStatus;
   signIn: { ok: true; till: TillStatus } | PinRefusal;
   signOut: TillStatus;
@@ -304,6 +309,8 @@ export const ORDER_API_METHODS = [
   'printReceipt',
   'currentSale',
   'parkSale',
+  'latePayments',
+  'acknowledgeLatePayment',
 ] as const satisfies readonly ApiMethodName[];
 export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
 

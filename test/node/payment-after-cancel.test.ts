@@ -86,6 +86,11 @@ describe('inquiry only: a QRIS order cancelled in Loket, then paid at the gatewa
     expect(h.loket.log.events(id).find((e) => e.type === 'late_payment')).toMatchObject({ source: 'poll' });
     expect(seen.kinds).toEqual(['late_payment']);
     expect(seen.latePaid).toEqual({ count: 1, amount: 30_000 });
+    // The till is shown it until the cashier has seen it; the manager's item stays.
+    expect((await h.app.latePayments()).map((o) => o.id)).toEqual([id]);
+    expect((await h.app.acknowledgeLatePayment(id)).latePayment).toBe(true);
+    expect(await h.app.latePayments()).toEqual([]);
+    expect(books(h, id).kinds).toEqual(['late_payment']);
   });
 
   it('after a restart: orders cancelled within their deadline are watched again from the start', async () => {

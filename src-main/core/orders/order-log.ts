@@ -162,6 +162,26 @@ export class OrderLog {
     );
   }
 
+  /**
+   * Orders with a late payment that neither the till ({ tillSeen: 'late_payment' }) nor a manager
+   * ({ acknowledged: 'late_payment' }) has acknowledged since its last late payment, oldest first (read through
+   * the partial index orders_late_payment).
+   */
+  latePaymentsUnseen(): Order[] {
+    return this.stmt<[], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE late_payment = 1
+         AND NOT EXISTS (
+           SELECT 1 FROM order_events a
+           WHERE a.order_id = orders.id AND a.type = 'note'
+             AND (json_extract(a.payload, '$.tillSeen') = 'late_payment'
+                  OR json_extract(a.payload, '$.acknowledged') = 'late_payment')
+             AND a.seq > (SELECT MAX(l.seq) FROM order_events l WHERE l.order_id = orders.id AND l.type = 'late_payment'))
+       ORDER BY created_at, id`,
+    )
+      .all()
+      .map(rowToOrder);
+  }
+
   /** The last gateway statement noted as not matching the order (OrderService.noteMismatch), if any. */
   lastMismatch(id: string): unknown {
     const row = this.stmt<[string], { m: string }>(

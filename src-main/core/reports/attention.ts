@@ -66,14 +66,24 @@ interface MismatchNote {
 
 function mismatchSummary(order: Order, note: MismatchNote | undefined, what: string, lang: Lang): string {
   const said = note ? note.fields.map((f) => `${f} ${JSON.stringify(note.reported[f] ?? null)}`).join(', ') : '?';
+  const status = String(note?.reported.status ?? '?');
   if (note?.applied)
     return say(lang, {
-      en: `A signed callback reported ${note.reported.status as string} with another ${said} than the order's: applied; check which way the customer paid (${what}).`,
-      id: `Callback bertanda tangan melaporkan ${note.reported.status as string} dengan ${said} yang berbeda dari pesanan: diterapkan; periksa cara pelanggan membayar (${what}).`,
+      en:
+        `A signed callback reported ${status} with another ${said} than the order's: applied; ` +
+        `check which way the customer paid (${what}).`,
+      id:
+        `Callback bertanda tangan melaporkan ${status} dengan ${said} yang berbeda dari pesanan: diterapkan; ` +
+        `periksa cara pelanggan membayar (${what}).`,
     });
+  const via = note?.via === 'callback';
   return say(lang, {
-    en: `The gateway's ${note?.via === 'callback' ? 'callback' : 'status answer'} does not match the order (${said}): not applied; check the order at the gateway (${what}).`,
-    id: `Jawaban ${note?.via === 'callback' ? 'callback' : 'status'} gateway tidak cocok dengan pesanan (${said}): tidak diterapkan; periksa pesanan di gateway (${what}).`,
+    en:
+      `The gateway's ${via ? 'callback' : 'status answer'} does not match the order (${said}): not applied; ` +
+      `check the order at the gateway (${what}).`,
+    id:
+      `Jawaban ${via ? 'callback' : 'status'} gateway tidak cocok dengan pesanan (${said}): tidak diterapkan; ` +
+      `periksa pesanan di gateway (${what}).`,
   });
 }
 

@@ -20,6 +20,8 @@ const METHODS = {
   printReceipt: true,
   currentSale: true,
   parkSale: true,
+  latePayments: true,
+  acknowledgeLatePayment: true,
   tillStatus: true,
   signIn: true,
   signOut: true,

@@ -127,6 +127,7 @@ export const en: Messages = {
     checkAgain: 'Check again',
     reconcile:
       'If it stays unclear, a manager can reconcile this order (the reconcile command) or mark it paid or cancelled.',
+    held: 'Until its outcome is known, Loket sends no other order: check again, or ask a manager to decide it (Manager → Needs attention).',
     dismiss: 'Dismiss',
   },
   states: {
@@ -155,6 +156,8 @@ export const en: Messages = {
     paidText: 'Payment received.',
     expiredText: 'The time to pay ran out. Start a new sale if the customer still wants to pay.',
     cancelledText: 'The order was cancelled.',
+    cancelledStillPayable: (deadline) =>
+      `The gateway still takes payment of this code until ${deadline}: such a payment is recorded as a late payment.`,
     failedText: 'The payment failed. Start a new sale or choose another method.',
     printed: 'Receipt printed.',
     autoPrinted: 'Receipt printed automatically.',
@@ -171,12 +174,29 @@ export const en: Messages = {
   },
   cancel: {
     title: 'Cancel this order?',
-    text: (amount, item) => `The order for ${item}, ${amount}, will be cancelled. The customer can no longer pay it.`,
+    text: (amount, item) =>
+      `The order for ${item}, ${amount}, will be cancelled and leaves the customer display. ` +
+      'If the customer pays it anyway (having scanned it already, say), Loket records a late payment and shows it here.',
+    textCode: (amount, item, deadline) =>
+      `The order for ${item}, ${amount}, is cancelled in Loket only: the gateway cannot cancel a virtual account ` +
+      `or store code, so the customer can still pay it ${deadline ? `until ${deadline}` : 'until it expires'}. ` +
+      'Such a payment is recorded as a late payment and shown here.',
     reason: 'Reason for cancelling',
     reasonHint: 'At least 3 characters, e.g. “customer changed mind”.',
     reasonTooShort: 'Give a reason of at least 3 characters.',
     confirm: 'Yes, cancel',
     keep: 'Keep the order',
+  },
+  late: {
+    title: (n) =>
+      n === 1 ? 'A payment came in after the sale ended' : `${n} payments came in after their sales ended`,
+    what: (amount, item, state) => `${amount} · ${item} — paid after it was ${state}`,
+    states: { cancelled: 'cancelled', expired: 'expired', failed: 'failed', rejected: 'rejected' },
+    next: 'The gateway has the money. Do not charge again for this sale: hand over the goods, or call the manager for a refund.',
+    order: (id, time) => `Order ${id}, ${time}`,
+    seen: 'Seen',
+    seenLabel: (id) => `Seen: ${id}`,
+    failed: 'Could not be recorded. Try again.',
   },
   receipt: {
     frameTitle: 'Receipt to print',
@@ -332,7 +352,8 @@ export const en: Messages = {
     baseUrlHint: 'For example https://gateway.example',
     allowHttp: 'Allow live mode over plain http (not recommended)',
     allowHttpHint:
-      'The gateway’s answers are not signed: over plain http anyone on the way could change one into “paid”. Use the gateway’s https address; allow this only on purpose, e.g. through a secure tunnel.',
+      'The gateway’s answers are not signed: over plain http anyone on the way could change one into “paid”. ' +
+      'Use the gateway’s https address; allow this only on purpose, e.g. through a secure tunnel.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Signature',

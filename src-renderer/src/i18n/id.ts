@@ -133,6 +133,7 @@ export const id = {
     checkAgain: 'Periksa lagi',
     reconcile:
       'Bila tetap belum jelas, manajer dapat merekonsiliasi pesanan ini (perintah reconcile) atau menandainya lunas atau batal.',
+    held: 'Selama hasilnya belum jelas, Loket tidak mengirim pesanan lain: periksa lagi, atau minta manajer memutuskannya (Manajer → Perlu perhatian).',
     dismiss: 'Tutup pesan',
   },
   states: {
@@ -161,6 +162,8 @@ export const id = {
     paidText: 'Pembayaran diterima.',
     expiredText: 'Waktu pembayaran habis. Buat penjualan baru bila pelanggan masih ingin membayar.',
     cancelledText: 'Pesanan dibatalkan.',
+    cancelledStillPayable: (deadline: string) =>
+      `Gateway tetap menerima pembayaran kode ini sampai ${deadline}: pembayaran itu dicatat sebagai pembayaran terlambat.`,
     failedText: 'Pembayaran gagal. Buat penjualan baru atau pilih metode lain.',
     printed: 'Struk dicetak.',
     autoPrinted: 'Struk dicetak otomatis.',
@@ -178,12 +181,32 @@ export const id = {
   cancel: {
     title: 'Batalkan pesanan?',
     text: (amount: string, item: string) =>
-      `Pesanan ${item} sebesar ${amount} akan dibatalkan. Pelanggan tidak bisa membayarnya lagi.`,
+      `Pesanan ${item} sebesar ${amount} akan dibatalkan dan hilang dari layar pelanggan. ` +
+      'Jika pelanggan tetap membayarnya (misalnya sudah memindai), Loket mencatatnya sebagai pembayaran terlambat ' +
+      'dan menampilkannya di sini.',
+    textCode: (amount: string, item: string, deadline: string | null) =>
+      `Pesanan ${item} sebesar ${amount} hanya dibatalkan di Loket: gateway tidak dapat membatalkan virtual ` +
+      `account atau kode toko, jadi pelanggan masih bisa membayarnya ${deadline ? `sampai ${deadline}` : 'sampai kedaluwarsa'}. ` +
+      'Pembayaran itu dicatat sebagai pembayaran terlambat dan ditampilkan di sini.',
     reason: 'Alasan pembatalan',
     reasonHint: 'Minimal 3 karakter, misalnya “pelanggan batal”.',
     reasonTooShort: 'Tulis alasan minimal 3 karakter.',
     confirm: 'Ya, batalkan',
     keep: 'Jangan batalkan',
+  },
+  late: {
+    title: (n: number) =>
+      n === 1 ? 'Pembayaran masuk setelah penjualan berakhir' : `${n} pembayaran masuk setelah penjualan berakhir`,
+    what: (amount: string, item: string, state: string) => `${amount} · ${item} — dibayar setelah ${state}`,
+    states: { cancelled: 'dibatalkan', expired: 'kedaluwarsa', failed: 'gagal', rejected: 'ditolak' } as Record<
+      string,
+      string
+    >,
+    next: 'Uangnya sudah diterima gateway. Jangan tagih lagi untuk penjualan ini: serahkan barangnya, atau panggil manajer untuk pengembalian.',
+    order: (id: string, time: string) => `Pesanan ${id}, ${time}`,
+    seen: 'Sudah dilihat',
+    seenLabel: (id: string) => `Sudah dilihat: ${id}`,
+    failed: 'Tidak dapat dicatat. Coba lagi.',
   },
   receipt: {
     frameTitle: 'Struk untuk dicetak',
@@ -341,7 +364,8 @@ export const id = {
     baseUrlHint: 'Misalnya https://gateway.example',
     allowHttp: 'Izinkan mode live lewat http biasa (tidak disarankan)',
     allowHttpHint:
-      'Jawaban gateway tidak bertanda tangan: lewat http biasa siapa pun di jalur dapat mengubahnya menjadi “lunas”. Gunakan alamat https gateway; izinkan ini hanya dengan sengaja, misalnya lewat terowongan aman.',
+      'Jawaban gateway tidak bertanda tangan: lewat http biasa siapa pun di jalur dapat mengubahnya menjadi “lunas”. ' +
+      'Gunakan alamat https gateway; izinkan ini hanya dengan sengaja, misalnya lewat terowongan aman.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Tanda tangan',

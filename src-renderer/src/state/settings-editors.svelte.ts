@@ -381,7 +381,8 @@ export class GatewayEditor extends SectionEditor<GatewayDraft> {
     }
     if (changed.has('inquiryPath')) patch.inquiryPath = d.inquiryPath.trim() === '' ? null : d.inquiryPath.trim();
     if (changed.has('timeZone')) patch.timeZone = d.timeZone;
-    if (changed.has('allowHttp')) patch.allowHttp = d.allowHttp;
+    // Sent only when the manager changed it (a first gateway needs no "off": off is the rule).
+    if (this.changed('allowHttp')) patch.allowHttp = d.allowHttp;
 
     const stored = view.settings.callbackListener;
     if (!d.listener) {
