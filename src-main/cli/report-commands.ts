@@ -33,7 +33,7 @@ export const REPORT_USAGE = `The day's books: report, closing, attention (docs/e
   attention [--json] [--lang id|en]
                                    what needs a manager: outcomes unknown, late payments, orders overdue,
                                    callbacks that could not be applied
-  attention resolve ID --action check|mark_paid|cancel|acknowledge --reason TEXT [--json]
+  attention resolve ID --action check|mark_paid|cancel|acknowledge|set_aside --reason TEXT [--json]
                                    ID: an order id, or a callback problem's number (#12 or 12)
 
 The day is a calendar day in the store's time zone (default: today). The books are the store's (loket.db)

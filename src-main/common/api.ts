@@ -145,7 +145,7 @@ export const apiArgSchemas = {
   resolveAttention: z.tuple([
     session,
     z.union([orderId, z.number().int().positive()]),
-    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge']),
+    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge', 'set_aside']),
     reasonSchema,
   ]),
   dayReport: z.tuple([session, day]),

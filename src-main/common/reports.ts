@@ -50,7 +50,11 @@ export type AttentionKind =
    */
   | 'mismatch';
 
-export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge';
+/**
+ * `set_aside`: for an order whose outcome is unknown, the manager lets the till that charged it sell again while the
+ * order stays unknown (in the queue, still checked): the decision a new sale needs (docs/roles.md).
+ */
+export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge' | 'set_aside';
 
 export interface AttentionItem {
   kind: AttentionKind;

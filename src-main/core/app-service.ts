@@ -181,11 +181,12 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       );
     }
     const held = this.heldOrderId ? this.deps.log.get(this.heldOrderId) : undefined;
-    if (held?.state === 'unknown') {
+    if (held?.state === 'unknown' && !this.setAside(held.id)) {
       throw new ApiError(
         'conflict',
         `The outcome of order ${held.id} is still unknown: it may have been charged, so Loket sends no other order ` +
-          'until it is settled. Check it again, or ask a manager to decide it (Manager → Attention: mark paid or cancel).',
+          'until it is settled. Check it again, or ask a manager to decide it (Manager → Attention: mark paid, ' +
+          'cancel, or set aside).',
       );
     }
     if (held) this.setHeld(null);
@@ -335,6 +336,13 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure };
   }
 
+  /** A manager set the order aside (the attention queue's `set_aside`, TILL_RELEASED): the till may sell again. */
+  private setAside(id: string): boolean {
+    return this.deps.log
+      .events(id)
+      .some((e) => e.type === 'note' && isRecord(e.payload) && e.payload.tillReleased === true);
+  }
+
   private setHeld(id: string | null): void {
     this.heldOrderId = id;
     try {
@@ -380,4 +388,8 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private emit(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -86,7 +86,7 @@ describe('the queue', () => {
 
     const items = queue();
     expect(items.map((i) => [i.kind, i.orderId, i.actions, i.issueId !== undefined])).toEqual([
-      ['unknown', unknown.id, ['check', 'mark_paid', 'cancel'], false],
+      ['unknown', unknown.id, ['check', 'mark_paid', 'cancel', 'set_aside'], false],
       ['late_payment', late.id, ['acknowledge'], false],
       ['overdue', overdue.id, ['check', 'mark_paid', 'cancel'], false],
       ['callback_problem', stranger.id, ['acknowledge'], true],

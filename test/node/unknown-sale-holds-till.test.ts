@@ -81,6 +81,23 @@ describe('an order whose outcome is unknown holds the till', () => {
     expect(gatewayOrders(h)).toBe(2);
   });
 
+  it('or sets it aside (it stays unknown and in the queue): the till may sell again', async () => {
+    const dir = tempDir('loket-held-');
+    dirs.push(dir);
+    const h = await host(dir.path);
+    const id = await unknownCharge(h);
+    await expect(async () => h.app.createOrder(sale)).rejects.toMatchObject({ code: 'conflict' });
+    const decided = await resolveAttention({ log: h.loket.log, orders: h.loket.orders }, id, 'set_aside', {
+      reason: 'gateway down; customer paid cash, checked later',
+      actor: { name: 'Bu Sri' },
+    });
+    expect(decided).toMatchObject({ resolved: false, order: { state: 'unknown' } });
+    expect(h.loket.log.events(id).at(-1)).toMatchObject({ type: 'note', source: 'manager', actor: 'Bu Sri' });
+    await h.app.showOnDisplay(null);
+    expect((await h.app.createOrder(sale)).ok).toBe(true);
+    expect(h.loket.log.require(id).state).toBe('unknown');
+  });
+
   it('Check again that finds the order settles it: the till goes on with that order, not a new one', async () => {
     const dir = tempDir('loket-held-');
     dirs.push(dir);

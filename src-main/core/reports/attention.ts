@@ -13,11 +13,17 @@ import { CallbackIssues, type CallbackIssue, type CallbackIssueReason } from './
 import { invalidQuery, refused, ReportRuleError } from './errors';
 import { dbOf, stmt, type Books } from './sql';
 
-export const ATTENTION_ACTIONS: readonly AttentionAction[] = ['check', 'mark_paid', 'cancel', 'acknowledge'];
+export const ATTENTION_ACTIONS: readonly AttentionAction[] = [
+  'check',
+  'mark_paid',
+  'cancel',
+  'acknowledge',
+  'set_aside',
+];
 
 /** What each kind of item allows (a callback problem is checked only when this log has its order). */
 export const ACTIONS_BY_KIND: Readonly<Record<AttentionKind, readonly AttentionAction[]>> = {
-  unknown: ['check', 'mark_paid', 'cancel'],
+  unknown: ['check', 'mark_paid', 'cancel', 'set_aside'],
   overdue: ['check', 'mark_paid', 'cancel'],
   late_payment: ['acknowledge'],
   callback_problem: ['check', 'acknowledge'],
@@ -26,6 +32,12 @@ export const ACTIONS_BY_KIND: Readonly<Record<AttentionKind, readonly AttentionA
 
 /** The note a late payment is acknowledged with (its payload); the next late payment of the order opens a new item. */
 export const LATE_PAYMENT_ACKNOWLEDGED = { acknowledged: 'late_payment' } as const;
+/**
+ * The note a manager's "set aside" writes on an order whose outcome is unknown: the till that charged it may sell
+ * again (AppService's hold), while the order stays unknown and in the queue.
+ */
+export const TILL_RELEASED = { tillReleased: true } as const;
+
 /** The note a gateway mismatch is acknowledged with; a different mismatch noted later opens a new item. */
 export const MISMATCH_ACKNOWLEDGED = { acknowledged: 'mismatch' } as const;
 
@@ -311,6 +323,8 @@ export interface AttentionOutcome {
  *   noted on the order first. For a callback problem, a check that got the gateway's answer also
  *   acknowledges the issue.
  * - `mark_paid`, `cancel`: OrderService.confirmPaid / cancel, for an unknown or overdue order.
+ * - `set_aside`: for an unknown order, a note (TILL_RELEASED) that lets the till that charged it sell again; the
+ *   order stays unknown and in the queue.
  * - `acknowledge`: a late payment gets a `note` event with payload `{ acknowledged: 'late_payment' }`; a
  *   callback problem gets its acknowledgement (and, when this log has the order, a note on it). By order id, a
  *   late payment is acknowledged first, else every open callback problem of that order.
@@ -430,6 +444,24 @@ export async function resolveAttention(
     );
   }
   const kind = stateItem.kind;
+  if (action === 'set_aside') {
+    if (kind !== 'unknown')
+      throw refused(`order ${order.id} is ${order.state}; set aside is for an order whose outcome is unknown`);
+    deps.log.note(order.id, {
+      source: 'manager',
+      actor: actor.name,
+      reason,
+      payload: { ...TILL_RELEASED, attention: 'set_aside' },
+    });
+    return {
+      action,
+      kind,
+      orderId: order.id,
+      order: deps.log.require(order.id),
+      resolved: false,
+      message: `order ${order.id} stays unknown and in the queue; the till may sell again`,
+    };
+  }
   if (action === 'mark_paid' || action === 'cancel') {
     const meta = {
       source: 'manager' as const,

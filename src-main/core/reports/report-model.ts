@@ -143,6 +143,7 @@ export const ACTION_LABEL: Readonly<Record<AttentionAction, Text>> = {
   mark_paid: { id: 'tandai lunas', en: 'mark paid' },
   cancel: { id: 'batalkan', en: 'cancel' },
   acknowledge: { id: 'catat sudah ditangani', en: 'acknowledge' },
+  set_aside: { id: 'sisihkan, kasir boleh menjual lagi', en: 'set aside, the till may sell again' },
 };
 
 const EVENT_LABEL: Readonly<Record<OrderEvent['type'], Text>> = {

@@ -708,14 +708,20 @@ export const en: Messages = {
       mark_paid: 'Mark paid',
       cancel: 'Cancel',
       acknowledge: 'Acknowledge',
+      set_aside: 'Set aside, the till may sell again',
     },
     actionLabel: (action, id) => `${action}: ${id}`,
     dialogText: {
       check: "Loket asks the gateway for this order's status and applies the answer.",
       mark_paid:
         "Mark it paid only when the money has certainly arrived, e.g. it shows on the bank statement or the gateway's report.",
-      cancel: 'The order is cancelled; the customer can no longer pay it.',
+      cancel:
+        'The order is cancelled in Loket. The gateway has no cancel call: a payment that still comes is recorded as ' +
+        'a late payment.',
       acknowledge: "Records that this is known and dealt with. The order's state does not change.",
+      set_aside:
+        'The order stays unknown and in this queue; the till that charged it may sell again. ' +
+        'Make sure the customer will not be charged twice.',
     },
     reason: 'Reason',
     reasonHint: (min, max) => `Required, ${min} to ${max} characters. Recorded with your name.`,
@@ -727,6 +733,7 @@ export const en: Messages = {
       mark_paid: 'Yes, mark paid',
       cancel: 'Yes, cancel it',
       acknowledge: 'Yes, acknowledge',
+      set_aside: 'Yes, set it aside',
     },
     back: 'Go back',
     working: 'Working…',

@@ -723,14 +723,20 @@ export const id = {
       mark_paid: 'Tandai lunas',
       cancel: 'Batalkan',
       acknowledge: 'Tandai sudah ditangani',
+      set_aside: 'Sisihkan, kasir boleh menjual lagi',
     } satisfies Record<AttentionAction, string>,
     actionLabel: (action: string, id: string) => `${action}: ${id}`,
     dialogText: {
       check: 'Loket menanyakan status pesanan ini ke gateway dan menerapkan jawabannya.',
       mark_paid:
         'Tandai lunas hanya bila uangnya pasti sudah diterima, misalnya terlihat di mutasi rekening atau laporan gateway.',
-      cancel: 'Pesanan dibatalkan; pelanggan tidak bisa membayarnya lagi.',
+      cancel:
+        'Pesanan dibatalkan di Loket. Gateway tidak punya pembatalan: pembayaran yang tetap masuk dicatat sebagai ' +
+        'pembayaran terlambat.',
       acknowledge: 'Mencatat bahwa hal ini sudah diketahui dan ditangani. Status pesanan tidak berubah.',
+      set_aside:
+        'Pesanan tetap belum diketahui dan tetap di daftar ini; kasir yang menagihnya boleh menjual lagi. ' +
+        'Pastikan pelanggan tidak akan ditagih dua kali.',
     } satisfies Record<AttentionAction, string>,
     reason: 'Alasan',
     reasonHint: (min: number, max: number) => `Wajib, ${min}–${max} karakter. Dicatat bersama nama Anda.`,
@@ -742,6 +748,7 @@ export const id = {
       mark_paid: 'Ya, tandai lunas',
       cancel: 'Ya, batalkan',
       acknowledge: 'Ya, sudah ditangani',
+      set_aside: 'Ya, sisihkan',
     } satisfies Record<AttentionAction, string>,
     back: 'Kembali',
     working: 'Sedang diproses…',
