@@ -758,7 +758,7 @@ export const en: Messages = {
     soFar: 'Figures so far',
     now: (paid, orders) => `Now: paid ${paid}; all orders ${orders}.`,
     paid: 'Paid',
-    latePaid: 'Paid late (not in Paid: settle with the customer)',
+    latePaid: 'Paid late (not in Paid)',
     allOrders: 'All orders',
     countAmount: (count, amount) => `${count} order${count === 1 ? '' : 's'} · ${amount}`,
     byMethod: 'By method',

@@ -773,7 +773,7 @@ export const id = {
     soFar: 'Angka sampai saat ini',
     now: (paid: string, orders: string) => `Sekarang: lunas ${paid}; semua pesanan ${orders}.`,
     paid: 'Lunas',
-    latePaid: 'Dibayar terlambat (tidak termasuk Lunas: selesaikan dengan pelanggan)',
+    latePaid: 'Dibayar terlambat (di luar Lunas)',
     allOrders: 'Semua pesanan',
     countAmount: (count: number, amount: string) => `${count} pesanan · ${amount}`,
     byMethod: 'Per metode',
