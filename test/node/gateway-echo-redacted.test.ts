@@ -139,7 +139,6 @@ describe('a gateway that echoes the appkey and the signing secret', () => {
     const shown = await cli(['order', 'show', refusedId!, '--json']);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('[redacted]');
-    expect((await cli(['order', 'show', acceptedId, '--json'])).code).toBe(0);
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const csv = await cli([
       'export',
@@ -166,6 +165,8 @@ describe('a gateway that echoes the appkey and the signing secret', () => {
         m: string;
       };
       expect(rejected.m).toContain('[redacted]');
+      const answer = db.prepare('SELECT response_body AS b FROM orders WHERE id = ?').get(acceptedId) as { b: string };
+      expect(answer.b).toContain('[redacted]');
       expectNoSecret(JSON.stringify(rows), 'the orders table');
       expectNoSecret(JSON.stringify(events), 'the order events');
     } finally {
@@ -174,7 +175,7 @@ describe('a gateway that echoes the appkey and the signing secret', () => {
     const backups = readdirSync(join(dir.path, 'backups')).filter((f) => f.endsWith('.db'));
     expect(backups.length).toBeGreaterThan(0);
     for (const file of backups) expectNoSecret(readFileSync(join(dir.path, 'backups', file)).toString('latin1'), file);
-  });
+  }, 120_000);
 
   it("the status inquiry's answer reaches Loket without them (what reconcile, polling and checks store)", async () => {
     const { openLoket } = await import('../../src-main/runtime');

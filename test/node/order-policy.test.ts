@@ -48,6 +48,8 @@ describe('gatewayStatusEffect: what a callback or inquiry status does to an orde
     if (state === to) return expect(effect).toEqual({ effect: 'none', why: 'same' });
     if (status === 'PAID' && LATE_PAYMENT_STATES.includes(state))
       return expect(effect).toEqual({ effect: 'late_payment' });
+    // The gateway closing an order Loket cancelled (it has no cancel call) is expected, and recorded.
+    if (state === 'cancelled') return expect(effect).toEqual({ effect: 'closed_at_gateway' });
     // Forward only, and only along the one state machine.
     if (TRANSITIONS[state].includes(to)) return expect(effect).toEqual({ effect: 'change', to });
     expect(effect).toEqual({ effect: 'none', why: 'not_forward' });
