@@ -69,6 +69,8 @@ test('a late payment shows at the till at once, on every screen, until seen; the
 
   // The next customer is being served: their sale waits for payment on the panel.
   await cashier.getByRole('button', { name: /^Penjualan baru/ }).click();
+  // The new sale's form is ready once it has the focus (the display was sent back to its welcome first).
+  await expect(cashier.getByRole('textbox', { name: /^Jumlah/ })).toBeFocused();
   await fillSale(cashier, { amount: 12000, item: 'Teh manis', method: 'qris_dynamic' });
   const next = await chargeToPanel(cashier);
   const alert = cashier.getByTestId('late-payments');
