@@ -422,11 +422,18 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         },
       };
 
-      /** Polls an order waiting for payment until it settles, as a fallback to the gateway's callback. */
-      /** Orders being polled now: each is watched once, whichever path brought it to awaiting_payment. */
+      /**
+       * Polls an order until the gateway settles it, as a fallback to the gateway's callback (and the only way where
+       * there is no listener): an order waiting for payment, and one cancelled in Loket, which the gateway keeps
+       * payable until its own deadline (a payment then is a late payment). Each order is watched once, whichever
+       * path brought it here; the poll ends at the order's deadline at the gateway and a grace.
+       */
       const watched = new Set<string>();
       const watch = (order: Order): void => {
-        if (!loket.client.config.inquiryPath || !order.expiresAt || watched.has(order.id)) return;
+        if (!loket.client.config.inquiryPath || watched.has(order.id)) return;
+        if (order.state === 'cancelled' && loket.log.hasGatewayWord(order.id)) return;
+        const deadline = new Date(loket.orders.gatewayDeadline(order).getTime() + POLL_GRACE_MS);
+        if (deadline.getTime() <= clock.now().getTime()) return;
         watched.add(order.id);
         const controller = new AbortController();
         polls.add(controller);
@@ -436,7 +443,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           client: loket.client,
           initialDelayMs: 2000,
           maxDelayMs: 30_000,
-          deadline: new Date(Date.parse(order.expiresAt) + POLL_GRACE_MS),
+          deadline,
+          clock,
           signal: controller.signal,
         })
           .catch((err: unknown) => log(`poll ${order.id}: ${(err as Error).message}`))
@@ -448,7 +456,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       // An answer written late (the disk refused it at first) or a check that found the order waiting brings an order
       // to awaiting_payment outside a charge: it is watched too.
       const unwatchLog = loket.log.onChange((order) => {
-        if (order.state === 'awaiting_payment') watch(order);
+        if (order.state === 'awaiting_payment' || order.state === 'cancelled') watch(order);
       });
 
       const sandbox = loket.sandbox;
@@ -469,6 +477,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           load: () => store.settings.get<string | null>(`counter.sale.${loket.training ? 'training' : 'live'}`) ?? null,
           save: (id) => store.settings.set(`counter.sale.${loket.training ? 'training' : 'live'}`, id),
         },
+        holdMemory: {
+          load: () => store.settings.get<string | null>(`counter.held.${loket.training ? 'training' : 'live'}`) ?? null,
+          save: (id) => store.settings.set(`counter.held.${loket.training ? 'training' : 'live'}`, id),
+        },
         ...(sandbox
           ? {
               simulatePayment: async (id: string) => {
@@ -484,13 +496,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
                 // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
                 const answer = await loket.client.inquire(id);
                 if (answer.ok)
-                  loket.orders.applyGatewayStatus(
-                    id,
-                    answer.status,
-                    { source: 'inquiry', reason: 'training: simulated payment' },
-                    undefined,
-                    answer.transactionId,
-                  );
+                  loket.orders.applyInquiryAnswer(id, answer, {
+                    source: 'inquiry',
+                    reason: 'training: simulated payment',
+                  });
               },
             }
           : {}),
@@ -507,8 +516,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       }, PENDING_FLUSH_MS);
       flushTimer.unref();
 
-      // Orders still waiting from before a restart are watched too, not only the ones charged from now on.
+      // Orders still waiting from before a restart are watched too, not only the ones charged from now on, and so
+      // are orders cancelled before it that the gateway may still take a payment for (within their deadline).
       for (const order of loket.log.list({ state: 'awaiting_payment' })) watch(order);
+      for (const order of loket.orders.awaitingGatewayWord()) watch(order);
 
       return {
         loket,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PaymentMethod } from './common/payment-methods';
 import type { LoketSettings } from './common/settings';
 import { DEFAULT_GATEWAY_TIME_ZONE } from './common/gateway-time';
+import { gatewayTransportProblem } from './common/settings';
 import { AuditLog } from './core/audit/audit-log';
 import { DEFAULT_SIGNING_PROFILE } from './core/bodysign';
 import { loadPaymentCatalogue } from './core/catalogue';
@@ -234,6 +235,14 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     let noticeReason: Reason | undefined;
     if (env.LOKET_GATEWAY_URL) {
       if (!env.LOKET_APP_ID) throw new Error('LOKET_APP_ID: is required when LOKET_GATEWAY_URL is set');
+      const transport = gatewayTransportProblem({
+        baseUrl: env.LOKET_GATEWAY_URL,
+        allowHttp: env.LOKET_ALLOW_HTTP === '1',
+      });
+      if (transport)
+        throw new Error(
+          `LOKET_GATEWAY_URL: ${transport.replace(/^gateway\.baseUrl: /, '').replace('(gateway.allowHttp)', '(LOKET_ALLOW_HTTP=1)')}`,
+        );
       config = {
         baseUrl: env.LOKET_GATEWAY_URL.replace(/\/+$/, ''),
         appId: env.LOKET_APP_ID,
@@ -253,7 +262,13 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
       notice = options.forceTraining;
       noticeReason = reason('live.start_failed');
     } else if (settings.mode === 'live' && settings.gateway) {
-      const problem = await liveCredentialsProblem(store.secrets, settings.gateway.signing.key);
+      const transport = gatewayTransportProblem(settings.gateway);
+      const problem = transport
+        ? {
+            message: `${transport.replace(/^gateway\.baseUrl: /, '')}: in the manager's settings (Gateway) or with npm run cli -- config set-gateway.`,
+            reason: reason('live.plain_http'),
+          }
+        : await liveCredentialsProblem(store.secrets, settings.gateway.signing.key);
       if (problem === undefined) {
         config = { ...settings.gateway };
         secrets = store.secrets;

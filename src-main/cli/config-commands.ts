@@ -36,10 +36,12 @@ override it. A secret is never taken from the command line: standard input, or a
   config show [--json]                 every setting, where each secret comes from (never its value), the
                                        mode and what would run, the keychain's state
   config set-gateway [--url URL] [--app-id ID] [--signing appkey|secret] [--encoding hex|base64]
-                     [--inquiry-path P|none] [--timeout-ms N] [--time-zone Z]
+                     [--inquiry-path P|none] [--timeout-ms N] [--time-zone Z] [--allow-http on|off]
                      [--app-key-stdin] [--signing-secret-stdin]
                                        --url and --app-id the first time; with both -stdin flags, the
-                                       appkey is line 1 of standard input and the signing secret line 2
+                                       appkey is line 1 of standard input and the signing secret line 2;
+                                       --allow-http on: live mode over a plain http:// address (answers are
+                                       unsigned: anyone on the way could change them), off by default
   config set-secret appkey|signing-secret [--stdin]
   config clear-secret appkey|signing-secret
   config test [--json]                 test the configured gateway with the stored credentials
@@ -76,6 +78,7 @@ const FLAGS: Record<string, string> = {
   'gateway.inquiryPath': '--inquiry-path',
   'gateway.timeoutMs': '--timeout-ms',
   'gateway.timeZone': '--time-zone',
+  'gateway.allowHttp': '--allow-http',
   storeName: '--name',
   storeAddress: '--address',
   terminalId: '--terminal-id',
@@ -319,6 +322,8 @@ async function show(argv: string[], options: StoreOptions, env: NodeJS.ProcessEn
       row('status inquiry', g.inquiryPath ?? 'none');
       row('timeout', `${g.timeoutMs} ms`);
       row('time zone', g.timeZone);
+      if (/^http:/i.test(g.baseUrl))
+        row('plain http in live', g.allowHttp ? 'allowed on purpose (answers are unsigned)' : 'refused (https needed)');
       const l = settings.callbackListener;
       row(
         'callback listener',
@@ -540,6 +545,7 @@ async function setGateway(argv: string[], options: StoreOptions, io: Io): Promis
       'inquiry-path': { type: 'string' },
       'timeout-ms': { type: 'string' },
       'time-zone': { type: 'string' },
+      'allow-http': { type: 'string' },
       'app-key-stdin': { type: 'boolean' },
       'signing-secret-stdin': { type: 'boolean' },
     },
@@ -556,6 +562,7 @@ async function setGateway(argv: string[], options: StoreOptions, io: Io): Promis
     patch.inquiryPath = values['inquiry-path'] === 'none' ? null : values['inquiry-path'];
   if (values['timeout-ms'] !== undefined) patch.timeoutMs = numberOrText(values['timeout-ms']);
   if (values['time-zone'] !== undefined) patch.timeZone = values['time-zone'];
+  if (values['allow-http'] !== undefined) patch.allowHttp = onOff('--allow-http', values['allow-http']);
   const stdinNames: SecretName[] = [
     ...(values['app-key-stdin'] ? (['appkey'] as const) : []),
     ...(values['signing-secret-stdin'] ? (['signing-secret'] as const) : []),

@@ -37,7 +37,7 @@ export const REPORT_USAGE = `The day's books: report, closing, attention (docs/e
   attention [--json] [--lang id|en]
                                    what needs a manager: outcomes unknown, late payments, orders overdue,
                                    callbacks that could not be applied
-  attention resolve ID --action check|mark_paid|cancel|acknowledge --reason TEXT [--json]
+  attention resolve ID --action check|mark_paid|cancel|acknowledge|set_aside --reason TEXT [--json]
                                    ID: an order id, or a callback problem's number (#12 or 12)
 
 The day is a calendar day in the store's time zone (default: today). The books are the store's (loket.db)
@@ -147,6 +147,14 @@ function time(iso: string, timeZone: string): string {
 const pad = (text: string, n: number) => (text.length >= n ? `${text} ` : text.padEnd(n));
 const money = (n: number) => formatRupiah(n).padStart(16);
 
+/** Late payments (money that reached the gateway after the order was given up on), when there are any. */
+function lateLine(f: DayReport['figures']): string[] {
+  const late = (f as Partial<DayReport['figures']>).latePaid;
+  return late && late.count > 0
+    ? [`${pad('Paid late (not in paid)', 24)}${String(late.count).padStart(7)} ${money(late.amount)}`]
+    : [];
+}
+
 function reportLines(report: DayReport, storeName: string): string[] {
   const tz = report.timeZone;
   const official = report.closing?.figures ?? report.figures;
@@ -158,6 +166,7 @@ function reportLines(report: DayReport, storeName: string): string[] {
       : 'Not closed: the figures may still change',
     '',
     `${pad('Paid', 24)}${String(official.paid.count).padStart(7)} ${money(official.paid.amount)}`,
+    ...lateLine(official),
     `${pad('All orders', 24)}${String(official.orders.count).padStart(7)} ${money(official.orders.amount)}`,
     '',
     'By method                  orders           amount    paid      paid amount',

@@ -99,6 +99,9 @@ export const apiArgSchemas = {
   printPaymentSlip: z.tuple([orderId]),
   currentSale: z.tuple([]),
   parkSale: z.tuple([orderId]),
+  // Late payments shown at the till at once, until the cashier has seen them (docs/orders.md, "Cancelling").
+  latePayments: z.tuple([]),
+  acknowledgeLatePayment: z.tuple([orderId]),
 
   // Who sells at this till, and unlocking the manager's screens (docs/roles.md).
   tillStatus: z.tuple([]),
@@ -156,7 +159,7 @@ export const apiArgSchemas = {
   resolveAttention: z.tuple([
     session,
     z.union([orderId, z.number().int().positive()]),
-    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge']),
+    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge', 'set_aside']),
     reasonSchema,
   ]),
   dayReport: z.tuple([session, day]),
@@ -281,6 +284,8 @@ interface Results {
   printPaymentSlip: PrintResult;
   currentSale: CurrentSale | null;
   parkSale: null;
+  latePayments: Order[];
+  acknowledgeLatePayment: Order;
   tillStatus: TillStatus;
   signIn: { ok: true; till: TillStatus } | PinRefusal;
   signOut: TillStatus;
@@ -334,6 +339,8 @@ export const ORDER_API_METHODS = [
   'printPaymentSlip',
   'currentSale',
   'parkSale',
+  'latePayments',
+  'acknowledgeLatePayment',
 ] as const satisfies readonly ApiMethodName[];
 export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
 

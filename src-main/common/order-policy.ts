@@ -33,8 +33,12 @@ export function statesLeadingTo(to: OrderState): OrderState[] {
   return (Object.keys(TRANSITIONS) as OrderState[]).filter((from) => TRANSITIONS[from].includes(to));
 }
 
-/** A payment reported for an order given up on (or failed) is kept and flagged, never lost. */
-export const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed'];
+/**
+ * A payment reported for an order given up on, failed or refused is kept and flagged, never lost: the money
+ * reached the gateway whatever Loket had recorded (a refusal Loket read, then a PAID, means the gateway took the
+ * order after all). It counts in the day's "paid late" figure and waits in the attention queue.
+ */
+export const LATE_PAYMENT_STATES: readonly OrderState[] = ['cancelled', 'expired', 'failed', 'rejected'];
 
 /** A person's reason for a manual change (cancel, mark paid, acknowledge): trimmed, 3 to 200 characters. */
 export const REASON_MIN = 3;
@@ -60,6 +64,11 @@ export type GatewayStatus = keyof typeof GATEWAY_STATUS_STATE | 'PENDING';
 export type GatewayStatusEffect =
   | { effect: 'change'; to: OrderState }
   | { effect: 'late_payment' }
+  /**
+   * The gateway closed an order Loket had cancelled (it expired or failed there): expected — the interface has no
+   * cancel call, so the gateway keeps a cancelled order open until then. Recorded on the order, not an attention item.
+   */
+  | { effect: 'closed_at_gateway' }
   | { effect: 'none'; why: 'pending' | 'same' | 'not_forward' };
 
 export function gatewayStatusEffect(state: OrderState, status: GatewayStatus): GatewayStatusEffect {
@@ -67,8 +76,41 @@ export function gatewayStatusEffect(state: OrderState, status: GatewayStatus): G
   const to = GATEWAY_STATUS_STATE[status];
   if (state === to) return { effect: 'none', why: 'same' };
   if (to === 'paid' && LATE_PAYMENT_STATES.includes(state)) return { effect: 'late_payment' };
+  if (state === 'cancelled') return { effect: 'closed_at_gateway' };
   if (canTransition(state, to)) return { effect: 'change', to };
   return { effect: 'none', why: 'not_forward' };
+}
+
+/**
+ * Who may cancel an order in `state`: an order whose outcome is unknown may have been charged, so only a manager
+ * (or the machine's own account, at the command line) decides it (docs/roles.md); any other order that can become
+ * cancelled, whoever sells at the till.
+ */
+export function mayCancel(state: OrderState, by: 'cashier' | 'manager'): boolean {
+  if (!canTransition(state, 'cancelled')) return true; // the transition itself is refused, with its own words
+  return state !== 'unknown' || by === 'manager';
+}
+
+/**
+ * What the gateway said about an order (an inquiry's answer, a callback) that does not describe the order Loket sent:
+ * another merchant_transaction_id, another amount, another payment method. An inquiry answer that does not state the
+ * id or the amount does not describe it either. Such an answer never settles the order (docs/orders.md).
+ */
+export type MismatchField = 'merchant_transaction_id' | 'amount' | 'payment_method';
+
+export function mismatchedFields(
+  order: { id: string; amount: number; methodId: string },
+  reported: {
+    merchantTransactionId?: string | undefined;
+    amount?: number | undefined;
+    paymentMethod?: string | undefined;
+  },
+): MismatchField[] {
+  const fields: MismatchField[] = [];
+  if (reported.merchantTransactionId !== order.id) fields.push('merchant_transaction_id');
+  if (reported.amount !== order.amount) fields.push('amount');
+  if (reported.paymentMethod !== undefined && reported.paymentMethod !== order.methodId) fields.push('payment_method');
+  return fields;
 }
 
 /**
@@ -202,5 +244,18 @@ export class OrderStateError extends OrderRuleError {
     super(`order ${orderId} is ${state}; ${message}`);
     this.name = 'OrderStateError';
     if (why) this.because(why);
+  }
+}
+
+/** An action on an order that only a manager may take (docs/roles.md), asked for by someone else. */
+export class ManagerOnlyError extends OrderRuleError {
+  readonly code = 'forbidden';
+  constructor(
+    readonly orderId: string,
+    readonly state: OrderState,
+    message: string,
+  ) {
+    super(`order ${orderId} is ${state}; ${message}`);
+    this.name = 'ManagerOnlyError';
   }
 }

@@ -83,6 +83,8 @@ export interface ReasonParams {
   'live.keychain': { problem: KeychainProblem };
   /** Live needs credentials that can be read: this one is not stored. */
   'live.secret_missing': { secret: 'appkey' | 'signing-secret' };
+  /** Live refuses a plain http:// gateway off this machine unless the manager allowed it (gateway.allowHttp). */
+  'live.plain_http': Record<string, never>;
   /** Live could not start for another reason (a listener's port taken, say): the log has it. */
   'live.start_failed': Record<string, never>;
   'keychain.unavailable': { problem: KeychainProblem };
@@ -102,6 +104,8 @@ export interface ReasonParams {
   'attention.issue_not_found': Record<string, never>;
   'attention.already_acknowledged': { orderId: string };
   'attention.nothing_to_acknowledge': { orderId: string };
+  'attention.set_aside': { orderId: string };
+  'attention.set_aside_unknown_only': { orderId: string; state: OrderState };
   'attention.does_not_fit': { orderId: string; state: OrderState; action: string };
   'attention.only_acknowledge': { orderId: string };
   'attention.no_inquiry': { orderId: string; state: OrderState };
@@ -113,12 +117,16 @@ export interface ReasonParams {
   'attention.still_waiting': { orderId: string };
   'attention.kept_late': { orderId: string; status: string; state: OrderState };
   'attention.stays': { orderId: string; status: string; state: OrderState };
+  'attention.closed': { orderId: string; status: string };
+  'attention.mismatch_acknowledged': { orderId: string };
+  'attention.mismatch_not_applied': { orderId: string };
   /** A check of an unknown order whose re-send or inquiry did not settle it. */
   'attention.still_unknown': { orderId: string };
   // What an attention item is about (its summary).
   'attention.item.unknown': { amount: number; methodId: string };
   'attention.item.late_payment': { amount: number; methodId: string; state: OrderState };
   'attention.item.overdue': { amount: number; methodId: string };
+  'attention.item.mismatch': { amount: number; methodId: string };
   'attention.item.unknown_order': { status: string; amount?: number };
   'attention.item.amount_mismatch': { status: string; amount?: number; orderAmount: number };
   'attention.item.not_forward': { status: string; state?: OrderState };

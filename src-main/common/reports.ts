@@ -19,6 +19,13 @@ export interface ReportFigures {
   timeZone: string;
   /** Orders in state `paid`. */
   paid: CountAmount;
+  /**
+   * Orders paid late: the gateway reported a payment after Loket had cancelled, expired, failed or read a refusal
+   * of them (`late_payment`). Not in `paid` (the sale was not completed at the till) and not a state of its own
+   * (the order keeps its state): the money is at the gateway until a manager settles it with the customer.
+   * Absent from the figures of a closing made before Loket counted it.
+   */
+  latePaid: CountAmount;
   /** Every order created in the range, whatever its state. */
   orders: CountAmount;
   byMethod: (CountAmount & { methodId: string; label: string; paid: CountAmount })[];
@@ -31,14 +38,24 @@ export interface ReportFigures {
 export type AttentionKind =
   /** Sent, but its outcome is not known: it may be charged. */
   | 'unknown'
-  /** A payment reported after the order was cancelled, expired or failed: the money is somewhere. */
+  /** A payment reported after the order was cancelled, expired, failed or rejected: the money is somewhere. */
   | 'late_payment'
   /** Still awaiting payment past its deadline: the gateway never said. */
   | 'overdue'
   /** An authentic callback Loket could not apply (no such order here, a different amount, not a forward change). */
-  | 'callback_problem';
+  | 'callback_problem'
+  /**
+   * The gateway said something about the order that does not match it: a status answer naming another order,
+   * amount or method (never applied), or a signed callback naming another payment method (applied). Open until
+   * acknowledged, or until a check gets an answer that matches.
+   */
+  | 'mismatch';
 
-export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge';
+/**
+ * `set_aside`: for an order whose outcome is unknown, the manager lets the till that charged it sell again while the
+ * order stays unknown (in the queue, still checked): the decision a new sale needs (docs/roles.md).
+ */
+export type AttentionAction = 'check' | 'mark_paid' | 'cancel' | 'acknowledge' | 'set_aside';
 
 export interface AttentionItem {
   kind: AttentionKind;

@@ -152,8 +152,36 @@ export const gatewaySettingsSchema = z
       .nullable(),
     /** The zone of the gateway's `expired_date`. */
     timeZone: timeZoneSchema,
+    /**
+     * A plain http:// base URL (not this machine's) in live mode, allowed by the manager on purpose: the gateway's
+     * answers — "paid" among them — are unsigned, and over plain http anyone on the way can change them. Off: live
+     * mode refuses such a URL (gatewayTransportProblem).
+     */
+    allowHttp: z.boolean({ error: 'on or off (true or false)' }).optional(),
   })
   .strict();
+
+/** Whether a URL names this machine (127.0.0.0/8, ::1, localhost): its traffic never crosses a network. */
+export function isLoopbackUrl(url: string): boolean {
+  const m = /^https?:\/\/(\[[^\]]*\]|[^/:?#]+)/i.exec(url);
+  const host = (m?.[1] ?? '').toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Why live mode may not use this gateway address, or undefined: a plain http:// URL to another machine, unless the
+ * manager allowed it (`allowHttp`). The gateway's answers are not signed, so only TLS keeps them from being changed
+ * on the way; a status answer saying "paid" is money.
+ */
+export function gatewayTransportProblem(gateway: { baseUrl: string; allowHttp?: boolean }): string | undefined {
+  if (!/^http:\/\//i.test(gateway.baseUrl) || isLoopbackUrl(gateway.baseUrl) || gateway.allowHttp === true)
+    return undefined;
+  return (
+    `gateway.baseUrl: live mode needs an https:// address (${gateway.baseUrl} is plain http, and the gateway's ` +
+    'answers are not signed: anyone on the way could turn one into "paid"); use the gateway\'s https address, or ' +
+    'allow plain http on purpose (gateway.allowHttp)'
+  );
+}
 
 const PUBLIC_URL_RULE = 'an http(s) address the gateway can reach (a relay or a tunnel), at most 2048 characters';
 

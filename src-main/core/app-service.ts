@@ -24,6 +24,9 @@ import type { OrderLog } from './orders/order-log';
 import type { Actor, CreateOutcome, OrderService } from './payments/order-service';
 import type { Clock } from './ports';
 
+/** The note a cashier's "seen" of a late payment writes (its payload); a manager's acknowledgement hides it too. */
+export const TILL_SAW_LATE_PAYMENT = { tillSeen: 'late_payment' } as const;
+
 /** States in which a sale on the display is still going on: no second sale may start over it. */
 const OPEN_SALE_STATES: readonly OrderState[] = ['creating', 'awaiting_payment', 'unknown'];
 
@@ -55,6 +58,8 @@ export interface AppServiceDeps {
   watch?: (order: Order) => void;
   /** Remembers the sale on the display across restarts (the store's books); in memory only when absent. */
   saleMemory?: { load(): string | null; save(orderId: string | null): void };
+  /** Remembers the order that holds the till (see AppService.heldOrderId) across restarts; in memory only when absent. */
+  holdMemory?: { load(): string | null; save(orderId: string | null): void };
   /**
    * Who sells at this till, recorded on every order and change the cashier makes; `required` when the
    * store's settings make a cashier sign in with a PIN before charging.
@@ -77,6 +82,17 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private readonly notCharged = new Set<string>();
   /** Orders being sent again (retryOrder): their outcome is open until the answer comes. */
   private readonly retrying = new Set<string>();
+  /**
+   * A charge is on its way to the gateway. Set in the same synchronous step as the "one sale at a time" check,
+   * before the first await: two calls arriving together cannot both pass the check (the second is refused).
+   */
+  private chargeInFlight = false;
+  /**
+   * An order of this till whose outcome is unknown and may have been charged (`may_exist`): until it is settled —
+   * Check again finds it, or a manager decides it (mark paid, cancel: audited) — the till sends no other order, so
+   * closing the message, parking it or resuming another sale never lets a second charge for the same sale through.
+   */
+  private heldOrderId: string | null = null;
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly unsubscribe: () => void;
 
@@ -86,8 +102,15 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const order = remembered ? deps.log.get(remembered) : undefined;
     if (order && (OPEN_SALE_STATES.includes(order.state) || (order.state === 'paid' && !this.receiptPrinted(order.id))))
       this.displayOrderId = order.id;
+    // The hold comes back too, unless its order was settled meanwhile (reconcile at the command line, say); a sale
+    // that was unknown when Loket stopped holds the till as well.
+    const held = deps.holdMemory?.load();
+    const heldOrder = held ? deps.log.get(held) : order?.state === 'unknown' ? order : undefined;
+    if (heldOrder?.state === 'unknown') this.heldOrderId = heldOrder.id;
+    else if (held) this.setHeld(null);
     this.unsubscribe = deps.log.onChange((order) => {
       if (order.state !== 'unknown') this.notCharged.delete(order.id);
+      if (order.id === this.heldOrderId && order.state !== 'unknown') this.setHeld(null);
       this.emit({ type: 'order', order });
       if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayStateOf(order) });
     });
@@ -115,10 +138,34 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return [...this.deps.items];
   }
 
-  /** The sale on the customer display, as the cashier's screen must show it after a reload or a restart. */
+  /**
+   * The sale on the customer display, as the cashier's screen must show it after a reload or a restart; with none on
+   * the display, the order that holds the till (its outcome unknown), so the screen comes back to it.
+   */
   currentSale(): CurrentSale | null {
-    const order = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
+    const id = this.displayOrderId ?? this.heldOrderId;
+    const order = id ? this.deps.log.get(id) : undefined;
     return order ? { order, receiptPrinted: this.receiptPrinted(order.id) } : null;
+  }
+
+  /**
+   * Late payments the till has not been shown yet: orders paid after Loket gave them up (or read a refusal), whose
+   * last late payment neither the till nor a manager has acknowledged. The cashier sees them at once, on any screen.
+   */
+  latePayments(): Order[] {
+    return this.deps.log.latePaymentsUnseen();
+  }
+
+  /** The cashier has seen the late payment (the manager's attention item stays until a manager deals with it). */
+  acknowledgeLatePayment(id: string): Order {
+    const order = this.deps.log.require(id);
+    if (!order.latePayment) throw new OrderStateError(id, order.state, 'it has no late payment to acknowledge');
+    this.deps.log.note(id, {
+      ...this.cashier(false),
+      reason: 'late payment seen at the till',
+      payload: TILL_SAW_LATE_PAYMENT,
+    });
+    return this.deps.log.require(id);
   }
 
   /**
@@ -150,20 +197,44 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         reason('sale.waiting', { orderId: waiting.id, unknown: waiting.state === 'unknown' }),
       );
     }
+    const held = this.heldOrderId ? this.deps.log.get(this.heldOrderId) : undefined;
+    if (held?.state === 'unknown' && !this.setAside(held.id)) {
+      throw new ApiError(
+        'conflict',
+        `The outcome of order ${held.id} is still unknown: it may have been charged, so Loket sends no other order ` +
+          'until it is settled. Check it again, or ask a manager to decide it (Manager → Attention: mark paid, ' +
+          'cancel, or set aside).',
+      );
+    }
+    if (held) this.setHeld(null);
+    if (this.chargeInFlight) {
+      throw new ApiError(
+        'conflict',
+        'Another charge is being sent to the gateway right now: wait for its answer; nothing was sent for this one.',
+      );
+    }
     const refusal = this.deps.refusal?.();
     if (refusal) return { ok: false, failure: publicFailure({ class: 'storage', message: refusal }) };
-    const outcome = await this.deps.orders.create(
-      {
-        methodId: input.methodId,
-        amount: input.amount,
-        itemName: input.itemName,
-        ...(input.itemId ? { itemId: input.itemId } : {}),
-        ...(input.customerName ? { customerName: input.customerName } : {}),
-        ...(input.phone ? { phone: input.phone } : {}),
-        ...(input.api ? { api: input.api } : {}),
-      },
-      this.cashier(true),
-    );
+    const actor = this.cashier(true);
+    // The check above and this claim are one synchronous step: no other call runs between them.
+    this.chargeInFlight = true;
+    let outcome: CreateOutcome;
+    try {
+      outcome = await this.deps.orders.create(
+        {
+          methodId: input.methodId,
+          amount: input.amount,
+          itemName: input.itemName,
+          ...(input.itemId ? { itemId: input.itemId } : {}),
+          ...(input.customerName ? { customerName: input.customerName } : {}),
+          ...(input.phone ? { phone: input.phone } : {}),
+          ...(input.api ? { api: input.api } : {}),
+        },
+        actor,
+      );
+    } finally {
+      this.chargeInFlight = false;
+    }
     return this.settleCharge(outcome);
   }
 
@@ -371,11 +442,27 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
     }
     if (outcome.ok) return { ok: true, order: outcome.order };
-    return {
-      ok: false,
-      ...(outcome.order ? { order: outcome.order } : {}),
-      failure: publicFailure(outcome.failure, outcome.order?.state),
-    };
+    const failure = publicFailure(outcome.failure, outcome.order?.state);
+    // It may have been charged: it holds the till until it is settled.
+    if (outcome.order?.state === 'unknown' && failure.retry === 'may_exist') this.setHeld(outcome.order.id);
+    return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure };
+  }
+
+  /** A manager set the order aside (the attention queue's `set_aside`, TILL_RELEASED): the till may sell again. */
+  private setAside(id: string): boolean {
+    return this.deps.log
+      .events(id)
+      .some((e) => e.type === 'note' && isRecord(e.payload) && e.payload.tillReleased === true);
+  }
+
+  private setHeld(id: string | null): void {
+    this.heldOrderId = id;
+    try {
+      this.deps.holdMemory?.save(id);
+    } catch (err) {
+      // Kept in memory all the same; after a restart the unknown sale on the display holds the till again.
+      console.error(`[counter] the order holding the till could not be remembered: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -425,4 +512,8 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private emit(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -524,6 +524,17 @@ export const MIGRATIONS: readonly Migration[] = [
         credential  TEXT NOT NULL CHECK (length(credential) BETWEEN 1 AND 200),
         enrolled_at TEXT NOT NULL CHECK (${isoUtc('enrolled_at')})
       ) STRICT;
+      `,
+  },
+  {
+    version: 8,
+    name: "the attention queue's gateway mismatches, indexed",
+    // An index only: no row changes, nothing to refuse.
+    sql: `
+      -- Notes recording a gateway statement that does not match its order (another id, amount or method:
+      -- core/payments/order-service.ts, noteMismatch): the attention queue finds them without reading every event.
+      CREATE INDEX order_events_mismatch ON order_events (order_id, seq)
+        WHERE type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL;
     `,
   },
 ];

@@ -68,6 +68,7 @@ interface GroupDbRow {
   state: string;
   staff_id: string | null;
   staff_name: string | null;
+  late_payment: boolean;
   count: number;
   amount: string;
 }
@@ -103,11 +104,11 @@ export async function storeDayReport(
   const range = storeDays(day, lastDay, timeZone);
   const groups = (
     await client.query<GroupDbRow>(
-      `SELECT terminal_id, method_id, state, staff_id, max(staff_name) AS staff_name, count(*)::int AS count,
-         sum(amount)::text AS amount
+      `SELECT terminal_id, method_id, state, staff_id, late_payment, max(staff_name) AS staff_name,
+         count(*)::int AS count, sum(amount)::text AS amount
        FROM loket.orders
        WHERE store_code = loket.store_code() AND created_at >= $1 AND created_at < $2 AND NOT training
-       GROUP BY terminal_id, method_id, state, staff_id`,
+       GROUP BY terminal_id, method_id, state, staff_id, late_payment`,
       [range.from.toISOString(), range.to.toISOString()],
     )
   ).rows;
@@ -174,6 +175,7 @@ function toGroup(g: GroupDbRow): GroupRow {
     methodId: g.method_id,
     state: g.state as GroupRow['state'],
     staffId: g.staff_id === null ? null : Number(g.staff_id),
+    latePayment: g.late_payment ? 1 : 0,
     count: g.count,
     amount: Number(g.amount),
   };

@@ -86,7 +86,7 @@ describe('the queue', () => {
 
     const items = queue();
     expect(items.map((i) => [i.kind, i.orderId, i.actions, i.issueId !== undefined])).toEqual([
-      ['unknown', unknown.id, ['check', 'mark_paid', 'cancel'], false],
+      ['unknown', unknown.id, ['check', 'mark_paid', 'cancel', 'set_aside'], false],
       ['late_payment', late.id, ['acknowledge'], false],
       ['overdue', overdue.id, ['check', 'mark_paid', 'cancel'], false],
       ['callback_problem', stranger.id, ['acknowledge'], true],
@@ -223,7 +223,7 @@ describe('acting on an item', () => {
       { type: 'note', actor: 'Budi', reason: 'refunded in cash', payload: { acknowledged: 'late_payment' } },
     ]);
     await expect(resolveAttention(deps(), order.id, 'acknowledge', { reason: 'again', actor: budi() })).rejects.toThrow(
-      /has no late payment or callback problem to acknowledge/,
+      /has no late payment, callback problem or mismatch to acknowledge/,
     );
 
     // The customer pays a second time: a new late payment, a new item.

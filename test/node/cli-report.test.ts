@@ -284,7 +284,9 @@ describe('the real command line', () => {
       expect(help.stdout).toContain(line);
     const usage = await runCli(['close-day', '--help'], { env });
     expect(usage.code).toBe(0);
-    expect(usage.stdout).toContain('attention resolve ID --action check|mark_paid|cancel|acknowledge --reason TEXT');
+    expect(usage.stdout).toContain(
+      'attention resolve ID --action check|mark_paid|cancel|acknowledge|set_aside --reason TEXT',
+    );
     const missing = await runCli(['close-day'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--date: is required');

@@ -14,6 +14,7 @@ import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { startCallbackListener, type CallbackListener } from '../../src-main/core/confirmation/callback-listener';
 import { CallbackReceipts } from '../../src-main/core/confirmation/callback-receipts';
 import { GatewayClient } from '../../src-main/core/gateway/client';
+import { attention } from '../../src-main/core/reports/attention';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { OrderService } from '../../src-main/core/payments/order-service';
 import { systemClock } from '../../src-main/core/ports';
@@ -365,6 +366,78 @@ describe('callback vectors sent by hand', () => {
     }
     expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
     expect(stateChanges(order.id)).toHaveLength(1);
+  });
+
+  it('a body with a key twice is 400 (the strict reader), whichever of the two values would have won', async () => {
+    const order = await newOrder();
+    // JSON.parse keeps the last: this body would read as PAID for the real amount.
+    const twice = `{"merchant_transaction_id":${JSON.stringify(order.id)},"status":"PAID","amount":1,"amount":${order.amount}}`;
+    const res = await post(twice);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json).toMatchObject({ success: false, retcode: '2001' });
+    expect(String(res.json.message)).toMatch(/^body: has the key "amount" twice/);
+    expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
+  });
+
+  it('a signed body that is not sent as JSON (another content type, or none) is 415 and changes nothing', async () => {
+    const order = await newOrder();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', null]) {
+      const res = await post(callbackBody(order), { 'content-type': type });
+      expect(res.status, String(type)).toBe(415);
+      expect(res.json).toMatchObject({ success: false, retcode: '2002' });
+      expect(res.json.message).toBe('header content-type: must be application/json');
+    }
+    expect(loket.log.get(order.id)!.state).toBe('awaiting_payment');
+    // With a charset parameter it is JSON all the same.
+    expect((await post(callbackBody(order), { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    expect(loket.log.get(order.id)!.state).toBe('paid');
+  });
+
+  it('a signed PAID naming another payment method is applied, and is an attention item (a mismatch)', async () => {
+    const order = await newOrder();
+    const res = await post(callbackBody(order, { payment_method: 'ewallet_ovo' }));
+    expect(res.status, res.text).toBe(200);
+    expect(loket.log.get(order.id)!.state).toBe('paid');
+    const items = attention(loket.db, loket.log.clock.now()).filter((i) => i.orderId === order.id);
+    expect(items).toMatchObject([{ kind: 'mismatch', actions: ['check', 'acknowledge'] }]);
+    expect(items[0]!.summary).toMatch(/ewallet_ovo/);
+    // The gateway retrying it adds nothing (a replay).
+    expect((await post(callbackBody(order, { payment_method: 'ewallet_ovo' }))).status).toBe(200);
+    const notes = loket.log.events(order.id).filter((e) => (e.payload as { mismatch?: unknown })?.mismatch);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.payload).toMatchObject({
+      mismatch: {
+        via: 'callback',
+        fields: ['payment_method'],
+        applied: true,
+        reported: { payment_method: 'ewallet_ovo' },
+      },
+    });
+  });
+
+  it('a signed callback that echoes the key keeps none of it in the order history', async () => {
+    const order = await newOrder();
+    const res = await post(callbackBody(order, { transaction_id: `tx-${KEY}` }));
+    expect(res.status, res.text).toBe(200);
+    expect(loket.log.get(order.id)!.state).toBe('paid');
+    expect(JSON.stringify(loket.log.events(order.id))).not.toContain(KEY);
+    expect(JSON.stringify(loket.log.get(order.id))).not.toContain(KEY);
+  });
+
+  it("the gateway's EXPIRED for an order Loket cancelled is recorded, and is no attention item", async () => {
+    const order = await newOrder();
+    loket.orders.cancel(order.id, { source: 'cashier', actor: 'kasir-1', reason: 'customer left' });
+    const res = await post(callbackBody(order, { status: 'EXPIRED', paid_at: null }));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.message).toMatch(/cancelled in Loket/);
+    expect(loket.log.get(order.id)).toMatchObject({ state: 'cancelled', latePayment: false });
+    expect(loket.log.events(order.id).at(-1)).toMatchObject({
+      type: 'note',
+      source: 'callback',
+      payload: { gatewayFinal: 'EXPIRED' },
+    });
+    expect(attention(loket.db, loket.log.clock.now()).filter((i) => i.orderId === order.id)).toEqual([]);
+    expect(loket.log.hasGatewayWord(order.id)).toBe(true);
   });
 
   it('an oversized body is 413, before anything is verified', async () => {

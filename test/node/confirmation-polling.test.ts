@@ -178,12 +178,12 @@ describe('pollUntilSettled against the sandbox', () => {
   it('an order already final is returned without asking', async () => {
     const r = await rig();
     const order = await newOrder(r);
-    r.orders.cancel(order.id, { source: 'manager', actor: 'mgr', reason: 'wrong item' });
+    r.orders.confirmPaid(order.id, { source: 'manager', actor: 'mgr', reason: 'seen in the bank app' });
     const pauses: number[] = [];
     const result = await pollUntilSettled(order.id, base(r, { sleep: fakeSleep(r, pauses) }));
     expect(result).toMatchObject({ reason: 'settled', inquiries: 0 });
     expect(pauses).toEqual([]);
-    expect(result.order.state).toBe('cancelled');
+    expect(result.order.state).toBe('paid');
   });
 
   it('a callback arriving while it polls stops it at the next round', async () => {

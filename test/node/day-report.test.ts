@@ -111,6 +111,8 @@ describe('the figures of a day', () => {
       to: DAY,
       timeZone: STORE_ZONE,
       paid: { count: 3, amount: 1 + maxAmount + 30_000 },
+      // Cancelled, then paid anyway: not in the paid total, counted apart.
+      latePaid: { count: 1, amount: 20_000 },
       orders: { count: 10, amount: all },
       byMethod: [
         {
@@ -363,6 +365,14 @@ describe('closing the day', () => {
     expect(report.figures).toEqual(figuresOf());
     // The record itself is as it was at closing.
     expect(closingOf(books.loket.db, DAY)).toEqual(closing);
+
+    // A payment after closing for the order cancelled that day: a late payment the closed figures lack, in the
+    // figures now (rolled forward, as a count from scratch has it).
+    expect((await books.settle(o.cancelled!.id, 'PAID')).latePayment).toBe(true);
+    const later = reportOf();
+    expect(later.closing!.figures.latePaid).toEqual({ count: 1, amount: 20_000 });
+    expect(later.figures.latePaid).toEqual({ count: 2, amount: 35_000 });
+    expect(later.figures).toEqual(figuresOf());
   });
 
   it('an order of another day is never a change of this one; the next day is not closed', async () => {

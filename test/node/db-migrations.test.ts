@@ -764,6 +764,25 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  8: {
+    seed: seedRealisticV5,
+    check: (db) => {
+      expect(names(db, 'index')).toEqual(expect.arrayContaining(['order_events_mismatch']));
+      // The attention queue's mismatch notes are found through the partial index, not a scan of every event.
+      const order = 'T01-20250301-031000000-HHHH';
+      addEvent(db, order, {
+        type: 'note',
+        source: 'poll',
+        payload: JSON.stringify({ mismatch: { via: 'inquiry', fields: ['amount'], reported: {}, applied: false } }),
+      });
+      addEvent(db, order, { type: 'note', source: 'poll', payload: JSON.stringify({ other: 1 }) });
+      const query = `SELECT order_id FROM order_events WHERE type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL`;
+      expect(db.prepare(query).pluck().all()).toEqual([order]);
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as { detail: string }[];
+      expect(plan.map((r) => r.detail).join(' | ')).toMatch(/order_events_mismatch/);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
 
 interface OutboxDbRow {

@@ -324,12 +324,12 @@ describe('OrderLog', () => {
     expect(log.events('K-1').at(-1)).toMatchObject({ to: 'unknown', source: 'startup', actor: 'boot' });
   });
 
-  it('flags a late payment only on cancelled, expired or failed orders, without changing their state', () => {
+  it('flags a late payment only on cancelled, expired, failed or rejected orders, without changing their state', () => {
     for (const state of ORDER_STATES) {
       const id = `L-${state}`;
       const before = orderIn(id, state);
       const events = log.events(id).length;
-      if (state === 'cancelled' || state === 'expired' || state === 'failed') {
+      if (state === 'cancelled' || state === 'expired' || state === 'failed' || state === 'rejected') {
         const flagged = log.flagLatePayment(id, { source: 'callback', payload: { status: 'paid' } });
         expect(flagged).toMatchObject({ state, latePayment: true });
         expect(log.events(id)).toHaveLength(events + 1);
@@ -340,7 +340,7 @@ describe('OrderLog', () => {
         });
       } else {
         expect(() => log.flagLatePayment(id, { source: 'callback' })).toThrow(
-          `order ${id} is ${state}; a late payment is flagged only on a cancelled, expired or failed order`,
+          `order ${id} is ${state}; a late payment is flagged only on a cancelled, expired, failed or rejected order`,
         );
         expect(log.get(id)).toEqual(before);
         expect(log.events(id)).toHaveLength(events);

@@ -48,17 +48,20 @@ describe('gatewayStatusEffect: what a callback or inquiry status does to an orde
     if (state === to) return expect(effect).toEqual({ effect: 'none', why: 'same' });
     if (status === 'PAID' && LATE_PAYMENT_STATES.includes(state))
       return expect(effect).toEqual({ effect: 'late_payment' });
+    // The gateway closing an order Loket cancelled (it has no cancel call) is expected, and recorded.
+    if (state === 'cancelled') return expect(effect).toEqual({ effect: 'closed_at_gateway' });
     // Forward only, and only along the one state machine.
     if (TRANSITIONS[state].includes(to)) return expect(effect).toEqual({ effect: 'change', to });
     expect(effect).toEqual({ effect: 'none', why: 'not_forward' });
   });
 
-  it('spot checks: a payment settles a waiting or unknown order, never a paid or rejected one', () => {
+  it('spot checks: a payment settles a waiting or unknown order; on a given-up or refused one it is a late payment', () => {
     expect(gatewayStatusEffect('awaiting_payment', 'PAID')).toEqual({ effect: 'change', to: 'paid' });
     expect(gatewayStatusEffect('unknown', 'PAID')).toEqual({ effect: 'change', to: 'paid' });
     expect(gatewayStatusEffect('cancelled', 'PAID')).toEqual({ effect: 'late_payment' });
     expect(gatewayStatusEffect('paid', 'EXPIRED')).toEqual({ effect: 'none', why: 'not_forward' });
-    expect(gatewayStatusEffect('rejected', 'PAID')).toEqual({ effect: 'none', why: 'not_forward' });
+    // The gateway took a "refused" order after all: the money is there, so it is kept and flagged.
+    expect(gatewayStatusEffect('rejected', 'PAID')).toEqual({ effect: 'late_payment' });
     expect(gatewayStatusEffect('creating', 'PAID')).toEqual({ effect: 'none', why: 'not_forward' });
   });
 });

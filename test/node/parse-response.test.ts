@@ -57,13 +57,41 @@ describe('parsing answers by shape', () => {
     ).toEqual({ ok: false, rejected: true, retcode: '9001', message: 'bank offline' });
   });
 
-  it('success needs both success === true and retcode "0000"', () => {
-    expect(parseV2Answer({ success: true, retcode: '0001', message: 'hmm' })).toMatchObject({
+  it('success needs both success === true and retcode "0000"; only success false is a refusal, the rest is unclear', () => {
+    expect(parseV2Answer({ success: false, retcode: '2201', message: 'no' })).toMatchObject({
       ok: false,
       rejected: true,
-      retcode: '0001',
+      retcode: '2201',
     });
-    expect(parseV2Answer({ success: 'true', retcode: '0000' })).toMatchObject({ ok: false, rejected: true });
+    // Neither a success to act on nor a final refusal: the gateway may have stored the order (unknown, checked).
+    for (const unclear of [
+      { success: true, retcode: '0001', message: 'hmm' },
+      { success: 'true', retcode: '0000', qrString: '000201' },
+      { success: true, retcode: 0, qrString: '000201' },
+      { success: false, retcode: '0000' },
+      { retcode: '0000', qrString: '000201' },
+    ])
+      expect(parseV2Answer(unclear), JSON.stringify(unclear)).toMatchObject({
+        ok: false,
+        rejected: false,
+        malformed: expect.stringContaining('success and retcode'),
+      });
+  });
+
+  it("with the order's kind, a success of another kind's shape is malformed, never another way to pay", () => {
+    expect(parseV2Answer(ok, 'qris')).toMatchObject({
+      ok: false,
+      rejected: false,
+      malformed: expect.stringContaining('qris'),
+    });
+    expect(parseV2Answer(ok, 'airtime')).toEqual({ ok: true, instruction: { type: 'carrier_billing' } });
+    expect(parseV2Answer({ ...ok, qrString: '000201' }, 'va_bank')).toMatchObject({ ok: false, rejected: false });
+    expect(parseV2Answer({ ...ok, redirect: 'https://w' }, 'ewallet_qr_redirect')).toMatchObject({ ok: true });
+    expect(parseV2Answer({ data: { ...ok, va: '88' }, success: true }, 'va_cstore')).toMatchObject({ ok: true });
+    expect(parseV2Answer({ data: { ...ok, va: '88' }, success: true }, 'qris')).toMatchObject({
+      ok: false,
+      rejected: false,
+    });
   });
 
   it('tells malformed answers apart from rejections', () => {

@@ -14,6 +14,7 @@ const FIGURES: ReportFigures = {
   to: '2025-03-14',
   timeZone: 'Asia/Jakarta',
   paid: { count: 3, amount: 50_030_001 },
+  latePaid: { count: 0, amount: 0 },
   orders: { count: 8, amount: 50_126_001 },
   byMethod: [
     {

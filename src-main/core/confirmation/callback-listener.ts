@@ -9,6 +9,8 @@ import { verifyBodySign, type SigningProfile } from '../bodysign';
 import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';
 import { readBody } from '../http/read-body';
+import { decodeStrictUtf8, parseStrictJsonBytes } from '../http/strict-json-bytes';
+import { REDACTED_ANSWER, redactAnswer } from '../gateway/signed-post';
 import { CallbackIssues, type NewCallbackIssue } from '../reports/callback-issues';
 import { CallbackReceipts } from './callback-receipts';
 
@@ -206,12 +208,20 @@ async function handle(
     return fail(401, RETCODE.BAD_SIGNATURE, 'header bodysign: does not match the body');
   }
 
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return fail(400, RETCODE.MALFORMED_JSON, 'body: is not valid JSON');
-  }
+  // The gateway sends JSON: anything else is refused before it is read (as the sandbox refuses a request).
+  const contentType = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (contentType !== 'application/json')
+    return fail(415, RETCODE.UNSUPPORTED_MEDIA_TYPE, 'header content-type: must be application/json');
+
+  // Strictly (common/strict-json.ts): broken UTF-8 or a key twice could make one body mean two things.
+  const strict = parseStrictJsonBytes(raw);
+  if (!strict.ok) return fail(400, RETCODE.MALFORMED_JSON, `body: ${strict.message}`);
+  // Nothing the gateway echoes of the key is kept (the payload goes into the order's history).
+  const text = redactAnswer(decodeStrictUtf8(raw)!, [options.key]);
+  const json: unknown = text === REDACTED_ANSWER ? undefined : JSON.parse(text);
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return fail(400, RETCODE.FIELD_TYPE, 'body: must be a JSON object');
   const parsed = callbackPayloadSchema.safeParse(json);
@@ -260,6 +270,10 @@ async function handle(
     source: 'callback' as const,
     reason: `gateway callback: ${payload.status}${payload.transaction_id ? ` (transaction ${payload.transaction_id})` : ''}`,
   };
+  // Signed, for this order and its amount, but naming another payment method: applied (the signature and the amount
+  // say this order's money moved; refusing would leave a paid sale open), and noted for the manager, whose figures
+  // by method would otherwise be wrong without anyone knowing.
+  const otherMethod = payload.payment_method !== undefined && payload.payment_method !== order.methodId;
   // The receipt and the change it causes commit together: a failure in between must not leave a
   // receipt that makes the gateway's retry look like a replay.
   const result = options.log.atomically(() => {
@@ -284,6 +298,21 @@ async function handle(
       { callback: payload, bodySha256 },
       payload.transaction_id,
     );
+    if (otherMethod)
+      options.orders.noteMismatch(
+        applied.order,
+        'callback',
+        ['payment_method'],
+        {
+          merchantTransactionId: id,
+          amount: payload.amount,
+          paymentMethod: payload.payment_method!,
+          status: payload.status,
+        },
+        true,
+        meta,
+        { bodySha256 },
+      );
     if (applied.applied === 'unchanged' && applied.order.state !== GATEWAY_STATUS_STATE[payload.status]) {
       // Not forward (EXPIRED after PAID, PAID after FAILED…): the state stays, but the contradiction is kept
       // in the order's history, and as an issue for the manager's attention queue, in the receipt's
@@ -304,6 +333,8 @@ async function handle(
     case 'late_payment':
       report(`late payment on ${order.state} order ${id}: flagged for the manager`);
       return ok(`order ${id} is ${result.order.state}; the payment was kept and flagged for the manager`);
+    case 'closed':
+      return ok(`order ${id} was cancelled in Loket; the gateway's ${payload.status} is recorded`);
     case 'unchanged': {
       const reported = GATEWAY_STATUS_STATE[payload.status];
       if (result.order.state === reported) return ok(`order ${id} was already ${reported}; nothing changed`);

@@ -10,6 +10,10 @@ import { systemClock, type Clock } from '../ports';
  * with growing pauses until the order settles — by this inquiry or by any other path (a callback, a
  * manager) — or until the deadline. The poller never decides an expiry itself: that is the gateway's,
  * and a callback or a later inquiry settles an order this poller gave up on.
+ *
+ * An order cancelled in Loket is not settled at the gateway (the interface has no cancel call): the poller goes on
+ * asking until the gateway gives its final word — a payment, kept as a late payment; an expiry or a failure,
+ * recorded — or the deadline passes. Every answer is checked against the order first (applyInquiryAnswer).
  */
 export interface PollOptions {
   orders: OrderService;
@@ -70,6 +74,7 @@ export async function pollUntilSettled(orderId: string, options: PollOptions): P
     if (!order) throw new Error(`no order ${orderId}`);
     return order;
   };
+  const isFinal = (order: Order): boolean => settled(order, log);
 
   let order = read();
   let inquiries = 0;
@@ -93,16 +98,11 @@ export async function pollUntilSettled(orderId: string, options: PollOptions): P
     inquiries++;
     const answer = await client.inquire(orderId);
     if (answer.ok) {
-      if (answer.status !== 'PENDING') {
-        const { order: after } = orders.applyGatewayStatus(
-          orderId,
-          answer.status,
-          { source: 'poll', reason: `status inquiry: ${answer.status}` },
-          { inquiry: answer.raw, ...(answer.paidAt ? { paid_at: answer.paidAt } : {}) },
-          answer.transactionId,
-        );
-        if (isFinal(after)) return { order: after, reason: 'settled', inquiries };
-      }
+      const { order: after } = orders.applyInquiryAnswer(orderId, answer, {
+        source: 'poll',
+        reason: `status inquiry: ${answer.status}`,
+      });
+      if (isFinal(after)) return { order: after, reason: 'settled', inquiries };
     } else if (!failureNoted) {
       // Once per poll: a gateway that is down for minutes would otherwise bury the order's history
       // under identical notes, and the first one already tells the manager what happened.
@@ -115,7 +115,12 @@ export async function pollUntilSettled(orderId: string, options: PollOptions): P
   }
 }
 
-function isFinal(order: Order): boolean {
+/**
+ * Nothing more to learn from the gateway: a final state it gave (or a manager decided), or — for an order
+ * cancelled in Loket — its final word recorded since (a late payment, an expiry, a failure).
+ */
+function settled(order: Order, log: OrderLog): boolean {
+  if (order.state === 'cancelled') return log.hasGatewayWord(order.id);
   return FINAL_STATES.includes(order.state);
 }
 

@@ -14,6 +14,7 @@ const WORDS = {
         ? `Orders of ${formatDay(f.from)} (${f.timeZone})`
         : `Orders from ${formatDay(f.from)} to ${formatDay(f.to)} (${f.timeZone})`,
     received: 'Received (paid)',
+    latePaid: 'Paid late (not in received)',
     waiting: 'Still waiting',
     notPaid: 'Not paid',
     all: 'All orders',
@@ -45,6 +46,7 @@ const WORDS = {
         ? `Pesanan ${formatDay(f.from)} (${f.timeZone})`
         : `Pesanan ${formatDay(f.from)} s.d. ${formatDay(f.to)} (${f.timeZone})`,
     received: 'Diterima (lunas)',
+    latePaid: 'Dibayar terlambat (tidak termasuk diterima)',
     waiting: 'Masih menunggu',
     notPaid: 'Tidak dibayar',
     all: 'Semua pesanan',
@@ -78,10 +80,10 @@ export function summarySheetName(lang: Lang): string {
 
 /**
  * The second sheet, in the store's language: the figures of the exported days as the report computed them — what
- * was received first, what still waits and what was not paid apart (never summed with it), then by method, by state
- * (the state's id and its name) and by staff — and, for each closed day, its figures at closing beside its figures
- * now, each line that differs marked. Counts and amounts are number cells; text is neutralised as in the orders
- * sheet.
+ * was received first, the late payments (money at the gateway for orders given up on, always a row), what still
+ * waits and what was not paid apart (never summed with it), then by method, by state (the state's id and its name)
+ * and by staff — and, for each closed day, its figures at closing beside its figures now, each line that differs
+ * marked. Counts and amounts are number cells; text is neutralised as in the orders sheet.
  */
 export function addSummarySheet(
   workbook: ExcelJS.Workbook,
@@ -111,6 +113,8 @@ export function addSummarySheet(
     const h = dayHeadline(f);
     return [
       [w.received, h.received.count, h.received.amount],
+      // A closing made before late payments were counted apart has no such figure.
+      [w.latePaid, f.latePaid?.count ?? 0, f.latePaid?.amount ?? 0],
       [w.waiting, h.waiting.count, h.waiting.amount],
       [w.notPaid, h.notPaid.count, h.notPaid.amount],
       [w.all, h.orders, null],

@@ -5,11 +5,12 @@ import { retrySafety, type GatewayStatus } from '../../common/order-policy';
 import { parseStrictJson } from '../../common/strict-json';
 import { decodeStrictUtf8 } from '../http/strict-json-bytes';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
-import type { PaymentMethod } from '../../common/payment-methods';
+import type { PaymentKind, PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
 import { signBody, type SigningProfile } from '../bodysign';
 import type { SecretStore } from '../ports';
 import { parseV1Answer, parseV2Answer, type ParsedAnswer } from './parse-response';
+import { redactAnswer } from './signed-post';
 
 export interface GatewayConfig {
   /** e.g. https://gateway.example or http://127.0.0.1:8787; no trailing slash. */
@@ -63,6 +64,13 @@ export type InquiryResult =
       /** The order's payment data, where the inquiry repeats it. */
       instruction?: PaymentInstruction;
       expiredDate?: string;
+      /**
+       * What the answer says it is about: checked against the order before anything is applied (an answer about
+       * another order, or another amount or method, never settles it; OrderService.applyInquiryAnswer).
+       */
+      merchantTransactionId?: string;
+      amount?: number;
+      paymentMethod?: string;
       raw: string;
     }
   | { ok: false; failure: GatewayFailure };
@@ -113,14 +121,22 @@ export class GatewayClient {
     return `${this.config.baseUrl}/api/order/${encodeURIComponent(this.config.appId)}/${encodeURIComponent(token)}`;
   }
 
-  async create(api: 'v1' | 'v2', bytes: string): Promise<CreateResult> {
+  /**
+   * `kind`: the order's kind (the catalogue's, kept with the order); a successful answer of another kind's shape is
+   * malformed. Read from the catalogue by the request's payment_method when not given.
+   */
+  async create(
+    api: 'v1' | 'v2',
+    bytes: string,
+    kind: PaymentKind | undefined = this.kindOf(bytes),
+  ): Promise<CreateResult> {
     const http = await this.post(api === 'v2' ? '/api/transaction' : '/api/create', bytes);
     if (http.kind === 'not_sent') return { ok: false, failure: { class: 'not_sent', message: http.message } };
     if (http.kind === 'no_answer') return { ok: false, failure: { class: 'unknown', message: http.message } };
     const json = http.badUtf8 ? undefined : parseJson(http.text);
     if (json === undefined) return malformedOrRejected(http, 'the answer is not valid JSON');
     const parsed: ParsedAnswer =
-      api === 'v2' ? parseV2Answer(json) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
+      api === 'v2' ? parseV2Answer(json, kind) : parseV1Answer(json, (t) => this.paymentPageUrl(t));
     if (parsed.ok) {
       if (http.status < 200 || http.status >= 300) {
         return {
@@ -165,6 +181,15 @@ export class GatewayClient {
     return malformedOrRejected(http, parsed.malformed);
   }
 
+  private kindOf(bytes: string): PaymentKind | undefined {
+    try {
+      const method = (JSON.parse(bytes) as { payment_method?: unknown }).payment_method;
+      return this.methods.find((m) => m.id === method)?.kind;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** `timeoutMs`: a shorter deadline than the create call's, for a quick check right after a lost answer. */
   async inquire(merchantTransactionId: string, options: { timeoutMs?: number } = {}): Promise<InquiryResult> {
     if (!this.config.inquiryPath)
@@ -207,6 +232,9 @@ export class GatewayClient {
     }
     const tx = json.data?.transaction_id;
     const paidAt = json.data?.paid_at;
+    const mtid = json.data?.merchant_transaction_id;
+    const amount = json.data?.amount;
+    const method = json.data?.payment_method;
     const token = json.data?.token;
     // Where the inquiry repeats the order's payment data (the sandbox does), it is read like a create answer.
     const payment = json.data?.payment;
@@ -217,6 +245,9 @@ export class GatewayClient {
       ...(typeof tx === 'string' ? { transactionId: tx } : {}),
       ...(typeof paidAt === 'string' ? { paidAt } : {}),
       ...(typeof token === 'string' && token !== '' ? { token } : {}),
+      ...(typeof mtid === 'string' ? { merchantTransactionId: mtid } : {}),
+      ...(typeof amount === 'number' && Number.isSafeInteger(amount) ? { amount } : {}),
+      ...(typeof method === 'string' ? { paymentMethod: method } : {}),
       ...(parsed?.ok
         ? { instruction: parsed.instruction, ...(parsed.expiredDate ? { expiredDate: parsed.expiredDate } : {}) }
         : {}),
@@ -229,15 +260,19 @@ export class GatewayClient {
     const appKey = await this.secrets.get('appkey');
     if (!appKey) return { kind: 'not_sent', message: `no appkey is stored in ${this.secrets.description}` };
     let key = appKey;
+    let signingSecret: string | undefined;
     if (this.config.signing.key === 'secret') {
-      const secret = await this.secrets.get('signing-secret');
-      if (!secret)
+      signingSecret = await this.secrets.get('signing-secret');
+      if (!signingSecret)
         return {
           kind: 'not_sent',
           message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}`,
         };
-      key = secret;
+      key = signingSecret;
     }
+    // Whatever the gateway echoes of what it was sent (or shares with Loket) is cut out before anything reads,
+    // stores or shows the answer: a refusal's message, the raw body kept with the order, an inquiry's answer.
+    const hide = (text: string) => redactAnswer(text, [appKey, signingSecret]);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const init: RequestInit = {
@@ -259,8 +294,8 @@ export class GatewayClient {
       const bytes = new Uint8Array(await res.arrayBuffer());
       const text = decodeStrictUtf8(bytes);
       if (text === undefined)
-        return { kind: 'answer', status: res.status, text: Buffer.from(bytes).toString('utf8'), badUtf8: true };
-      return { kind: 'answer', status: res.status, text };
+        return { kind: 'answer', status: res.status, text: hide(Buffer.from(bytes).toString('utf8')), badUtf8: true };
+      return { kind: 'answer', status: res.status, text: hide(text) };
     } catch (err) {
       const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
       const code = e.code ?? e.errno ?? e.cause?.code;

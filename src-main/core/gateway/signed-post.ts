@@ -1,4 +1,5 @@
 import fetch, { type RequestInit } from 'node-fetch';
+import { parseStrictJson } from '../../common/strict-json';
 import { signBody } from '../bodysign';
 import type { SecretStore } from '../ports';
 import type { GatewayConfig } from './client';
@@ -46,6 +47,46 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   return out;
 }
 
+/** What stands for an answer that held a secret Loket could not cut out without changing what the answer means. */
+export const REDACTED_ANSWER = '[redacted: the answer held a secret]';
+
+/**
+ * A gateway's answer without the given secrets, before anything reads, stores or shows it: every plain occurrence
+ * is replaced (as `redact`), and a secret written with JSON escapes (`\u0061…`, the same text once parsed) is
+ * found in the parsed answer and replaced there, the answer written again as JSON. An answer that is not strict
+ * JSON (a key twice) and still holds one is replaced whole, so it stays unreadable rather than changing meaning.
+ */
+export function redactAnswer(text: string, secrets: readonly (string | undefined)[]): string {
+  const known = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  if (known.length === 0) return text;
+  const out = redact(text, known);
+  if (!out.includes('\\')) return out;
+  let value: unknown;
+  try {
+    value = JSON.parse(out);
+  } catch {
+    return out;
+  }
+  if (!holdsSecret(value, known)) return out;
+  return parseStrictJson(out).ok ? JSON.stringify(redactValue(value, known)) : REDACTED_ANSWER;
+}
+
+function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
+  if (typeof value === 'string') return secrets.some((s) => value.includes(s));
+  if (Array.isArray(value)) return value.some((v) => holdsSecret(v, secrets));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).some(([k, v]) => holdsSecret(k, secrets) || holdsSecret(v, secrets));
+  return false;
+}
+
+function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, secrets), redactValue(v, secrets)]));
+  return value;
+}
+
 export async function signedPost(
   config: GatewayConfig,
   secrets: SecretStore,
@@ -88,7 +129,12 @@ export async function signedPost(
     const res = await fetch(gatewayUrl(config, path), init);
     const text = await res.text();
     const location = res.headers.get('location');
-    return { kind: 'answer', status: res.status, text: hide(text), ...(location ? { location: hide(location) } : {}) };
+    return {
+      kind: 'answer',
+      status: res.status,
+      text: redactAnswer(text, [appKey, signingSecret]),
+      ...(location ? { location: hide(location) } : {}),
+    };
   } catch (err) {
     const e = err as { code?: string; errno?: string; name?: string; cause?: { code?: string } };
     const code = e.code ?? e.errno ?? e.cause?.code ?? e.name ?? 'error';

@@ -136,7 +136,7 @@ export class OrderLog {
         throw new OrderStateError(
           id,
           state,
-          'a late payment is flagged only on a cancelled, expired or failed order',
+          'a late payment is flagged only on a cancelled, expired, failed or rejected order',
           reason('order.late_payment_state', { orderId: id, state }),
         );
       }
@@ -153,6 +153,48 @@ export class OrderLog {
       const seq = this.appendEvent(id, this.now(), 'note', meta);
       return rowToEvent(this.stmt<[number], EventRow>('SELECT * FROM order_events WHERE seq = ?').get(seq)!);
     });
+  }
+
+  /**
+   * Whether the gateway has given its final word on an order Loket cancelled: a payment (a late payment), or an
+   * expiry or failure it reported (a note with `gatewayFinal`). Until then it may still be paid at the gateway.
+   */
+  hasGatewayWord(id: string): boolean {
+    return (
+      this.stmt<[string], { n: number }>(
+        `SELECT COUNT(*) AS n FROM order_events WHERE order_id = ?
+           AND (type = 'late_payment' OR (type = 'note' AND json_extract(payload, '$.gatewayFinal') IS NOT NULL))`,
+      ).get(id)!.n > 0
+    );
+  }
+
+  /**
+   * Orders with a late payment that neither the till ({ tillSeen: 'late_payment' }) nor a manager
+   * ({ acknowledged: 'late_payment' }) has acknowledged since its last late payment, oldest first (read through
+   * the partial index orders_late_payment).
+   */
+  latePaymentsUnseen(): Order[] {
+    return this.stmt<[], OrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE late_payment = 1
+         AND NOT EXISTS (
+           SELECT 1 FROM order_events a
+           WHERE a.order_id = orders.id AND a.type = 'note'
+             AND (json_extract(a.payload, '$.tillSeen') = 'late_payment'
+                  OR json_extract(a.payload, '$.acknowledged') = 'late_payment')
+             AND a.seq > (SELECT MAX(l.seq) FROM order_events l WHERE l.order_id = orders.id AND l.type = 'late_payment'))
+       ORDER BY created_at, id`,
+    )
+      .all()
+      .map(rowToOrder);
+  }
+
+  /** The last gateway statement noted as not matching the order (OrderService.noteMismatch), if any. */
+  lastMismatch(id: string): unknown {
+    const row = this.stmt<[string], { m: string }>(
+      `SELECT json_extract(payload, '$.mismatch') AS m FROM order_events
+       WHERE order_id = ? AND type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+    ).get(id);
+    return row ? (JSON.parse(row.m) as unknown) : undefined;
   }
 
   get(id: string): Order | undefined {

@@ -1,5 +1,13 @@
 import { parseGatewayDate } from '../../common/gateway-time';
-import { GATEWAY_STATUS_STATE, checkReason, gatewayStatusEffect } from '../../common/order-policy';
+import {
+  GATEWAY_STATUS_STATE,
+  ManagerOnlyError,
+  checkReason,
+  gatewayStatusEffect,
+  mayCancel,
+  mismatchedFields,
+  type MismatchField,
+} from '../../common/order-policy';
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
 import { asksForPhone } from '../../common/payment-instruction';
 import type { PaymentKind } from '../../common/payment-methods';
@@ -7,6 +15,7 @@ import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, Inquir
 import type { OrderLog, WriteOptions } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
+import { fitsKind } from '../gateway/parse-response';
 import { isStorageError } from '../../db/open';
 import type { DiskCheck } from './disk-space';
 
@@ -220,7 +229,42 @@ export class OrderService {
     for (const order of this.log.unresolved()) {
       results.push({ id: order.id, outcome: await this.reconcileOne(order, actor) });
     }
+    // Orders cancelled in Loket stay payable at the gateway until it closes them (the interface has no cancel
+    // call): where the gateway has an inquiry, each is asked about until it gives its final word.
+    if (this.client.config.inquiryPath) {
+      for (const order of this.awaitingGatewayWord()) {
+        const answer = await this.client.inquire(order.id);
+        if (!answer.ok) {
+          results.push({ id: order.id, outcome: `cancelled; the inquiry failed (${answer.failure.message})` });
+          continue;
+        }
+        const { applied } = this.applyInquiryAnswer(order.id, answer, {
+          ...actor,
+          reason: 'reconcile: status inquiry',
+        });
+        results.push({ id: order.id, outcome: `cancelled; ${describeApplied(applied, answer.status)}` });
+      }
+    }
     return results;
+  }
+
+  /**
+   * The order's own deadline at the gateway: its expiry as the gateway gave it, else its kind's lifetime from its
+   * creation (docs/orders.md, "Expiry"). Until then (and a grace) a cancelled order may still be paid there.
+   */
+  gatewayDeadline(order: Order): Date {
+    if (order.expiresAt) return new Date(order.expiresAt);
+    return new Date(Date.parse(order.createdAt) + this.options.fallbackTtlSeconds[order.kind] * 1000);
+  }
+
+  /**
+   * Orders cancelled in Loket whose gateway has not given its final word (a payment, an expiry, a failure) and that
+   * were created within the longest lifetime a kind may have: the gateway may still take a payment for them.
+   */
+  awaitingGatewayWord(): Order[] {
+    const longest = Math.max(...Object.values(this.options.fallbackTtlSeconds), 24 * 3600);
+    const from = new Date(this.clock.now().getTime() - (longest + 24 * 3600) * 1000);
+    return this.log.list({ state: 'cancelled', from }).filter((o) => !this.log.hasGatewayWord(o.id));
   }
 
   /**
@@ -250,12 +294,27 @@ export class OrderService {
 
   /** What a status inquiry found, applied to an unknown order; returns what happened, in words. */
   private applyInquiry(order: Order, answer: InquiryResult & { ok: true }, actor: Actor): string {
+    const fields = mismatchedFields(order, answer);
+    if (fields.length > 0) {
+      this.noteMismatch(
+        order,
+        'inquiry',
+        fields,
+        answer,
+        false,
+        { ...actor, source: 'inquiry' },
+        { inquiry: answer.raw },
+      );
+      return `left unknown: the status inquiry's answer does not match the order (${fields.join(', ')}); a manager must check it`;
+    }
     if (answer.status === 'PENDING') {
       // The create answer is lost. Where the inquiry repeats the payment data, the customer gets the same
       // kind of instruction the order had (a QRIS code stays a QRIS code); else, where it names the
       // payment-page token, they pay through the hosted page (shown as a QR to open on the phone).
+      // Payment data of another kind's shape is not this order's way to pay: it is left out (docs/orders.md).
+      const repeated = answer.instruction && fitsKind(order.kind, answer.instruction) ? answer.instruction : undefined;
       const instruction: PaymentInstruction | undefined =
-        answer.instruction ??
+        repeated ??
         (answer.token
           ? { type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token }
           : undefined);
@@ -270,10 +329,10 @@ export class OrderService {
         {
           ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
           ...(instruction ? { instruction } : {}),
-          ...(answer.instruction ? { expiresAt: this.expiry(order.kind, answer.instruction, answer.expiredDate) } : {}),
+          ...(repeated ? { expiresAt: this.expiry(order.kind, repeated, answer.expiredDate) } : {}),
         },
       );
-      return answer.instruction
+      return repeated
         ? 'awaiting_payment (found by inquiry, with its payment data)'
         : instruction
           ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
@@ -314,7 +373,7 @@ export class OrderService {
 
   /**
    * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
-   * no-ops; a payment for a cancelled, expired or failed order is kept as a flagged late payment.
+   * no-ops; a payment for a cancelled, expired, failed or rejected order is kept as a flagged late payment.
    */
   applyGatewayStatus(
     id: string,
@@ -323,11 +382,20 @@ export class OrderService {
     payload?: unknown,
     /** The gateway's own id for the payment, from a callback or an inquiry: kept when the order lacks one. */
     transactionId?: string,
-  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' } {
+  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' } {
     const order = this.log.require(id);
     const decided = gatewayStatusEffect(order.state, status);
     if (decided.effect === 'late_payment') {
       return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
+    }
+    if (decided.effect === 'closed_at_gateway') {
+      // Expected after a cancel: kept on the order (the gateway's final word), never an attention item.
+      this.log.note(id, {
+        ...meta,
+        reason: `the gateway reports ${status} for this order cancelled in Loket: it is closed there too`,
+        payload: { gatewayFinal: status, ...(isRecord(payload) ? payload : {}) },
+      });
+      return { order: this.log.require(id), applied: 'closed' };
     }
     if (decided.effect === 'none') return { order, applied: 'unchanged' };
     const patch = {
@@ -335,6 +403,73 @@ export class OrderService {
       ...(transactionId && !order.gatewayTransactionId ? { gatewayTransactionId: transactionId } : {}),
     };
     return { order: this.log.transition(id, decided.to, { ...meta, payload }, patch), applied: 'changed' };
+  }
+
+  /**
+   * A status inquiry's answer about order `id`, checked as a callback is before anything is applied: it must name
+   * this order, with its amount (and its method, where it names one). One that does not is noted on the order for
+   * the manager's attention queue (once per distinct answer) and applied in no way — an unsigned answer that
+   * describes another order must never mark this one paid. Otherwise the status is applied (applyGatewayStatus).
+   */
+  applyInquiryAnswer(
+    id: string,
+    answer: InquiryResult & { ok: true },
+    meta: Actor & { reason?: string },
+  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' | 'mismatch' } {
+    const order = this.log.require(id);
+    const fields = mismatchedFields(order, answer);
+    if (fields.length > 0) {
+      return {
+        order: this.noteMismatch(order, 'inquiry', fields, answer, false, meta, { inquiry: answer.raw }),
+        applied: 'mismatch',
+      };
+    }
+    if (answer.status === 'PENDING') return { order, applied: 'unchanged' };
+    return this.applyGatewayStatus(
+      id,
+      answer.status,
+      { ...meta, reason: meta.reason ?? `status inquiry: ${answer.status}` },
+      { inquiry: answer.raw, ...(answer.paidAt ? { paid_at: answer.paidAt } : {}) },
+      answer.transactionId,
+    );
+  }
+
+  /**
+   * Notes, for the manager's attention queue, that the gateway said something about the order that does not match
+   * it (`applied`: whether it was applied all the same — a signed callback's other method). Written once per
+   * distinct statement: a poller asking again, or a gateway retrying, adds nothing.
+   */
+  noteMismatch(
+    order: Order,
+    via: 'inquiry' | 'callback',
+    fields: readonly MismatchField[],
+    reported: { merchantTransactionId?: string; amount?: number; paymentMethod?: string; status: string },
+    applied: boolean,
+    meta: Actor & { reason?: string },
+    extra: Record<string, unknown> = {},
+  ): Order {
+    const said = {
+      ...(reported.merchantTransactionId === undefined
+        ? {}
+        : { merchant_transaction_id: reported.merchantTransactionId }),
+      ...(reported.amount === undefined ? {} : { amount: reported.amount }),
+      ...(reported.paymentMethod === undefined ? {} : { payment_method: reported.paymentMethod }),
+      status: reported.status,
+    };
+    const mismatch = { via, fields: [...fields], reported: said, applied };
+    const last = this.log.lastMismatch(order.id);
+    if (last && JSON.stringify(last) === JSON.stringify(mismatch)) return this.log.require(order.id);
+    const expected = { merchant_transaction_id: order.id, amount: order.amount, payment_method: order.methodId };
+    this.log.note(order.id, {
+      source: meta.source,
+      ...(meta.actor === undefined ? {} : { actor: meta.actor }),
+      reason:
+        `the gateway's ${via === 'inquiry' ? 'status answer' : 'callback'} does not match the order ` +
+        `(${fields.map((f) => `${f}: ${JSON.stringify(said[f] ?? null)}, expected ${JSON.stringify(expected[f])}`).join('; ')}); ` +
+        (applied ? 'applied, for a manager to check' : 'not applied'),
+      payload: { mismatch, ...extra },
+    });
+    return this.log.require(order.id);
   }
 
   /** A manager's confirmation that the customer paid (e.g. seen in the bank app). */
@@ -349,8 +484,23 @@ export class OrderService {
     );
   }
 
+  /**
+   * Cancels the order in Loket. The gateway's interface has no cancel call: the order stays payable there until its
+   * own deadline, and a payment that still comes is recorded as a late payment (polling and reconcile keep asking).
+   * An order whose outcome is unknown may have been charged: only a manager (or the command line) cancels it.
+   */
   cancel(id: string, actor: Actor & { reason: string }): Order {
-    return this.log.transition(id, 'cancelled', { ...actor, reason: checkReason(actor.reason) });
+    const reason = checkReason(actor.reason);
+    const order = this.log.require(id);
+    const by = actor.source === 'manager' || actor.source === 'cli' ? 'manager' : 'cashier';
+    if (!mayCancel(order.state, by)) {
+      throw new ManagerOnlyError(
+        id,
+        order.state,
+        'it may have been charged: only a manager can cancel it, after checking it with the gateway',
+      );
+    }
+    return this.log.transition(id, 'cancelled', { ...actor, reason });
   }
 
   /**
@@ -371,7 +521,7 @@ export class OrderService {
     }
     let result: CreateResult;
     try {
-      result = await this.client.create(api, bytes);
+      result = await this.client.create(api, bytes, current.kind);
     } catch (err) {
       // A fault of ours (a secret store that throws, say) must not leave the order `creating` until the
       // next start: whether the request left is not known, so it is `unknown` at once and reconciled.
@@ -621,4 +771,26 @@ export function describeFailure(failure: GatewayFailure): string {
     case 'invalid_input':
       return failure.message;
   }
+}
+
+/** What applying a gateway status did, in words (reconcile's report). */
+function describeApplied(
+  applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' | 'mismatch',
+  status: InquiryStatus,
+): string {
+  switch (applied) {
+    case 'late_payment':
+      return `the gateway says ${status}: kept as a late payment, for the manager`;
+    case 'closed':
+      return `the gateway says ${status}: closed there too`;
+    case 'mismatch':
+      return "the gateway's answer does not match the order: not applied, for the manager";
+    case 'changed':
+    case 'unchanged':
+      return `the gateway says ${status}`;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

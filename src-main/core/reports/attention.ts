@@ -14,18 +14,33 @@ import { CallbackIssues, type CallbackIssue, type CallbackIssueReason } from './
 import { invalidQuery, refused, ReportRuleError } from './errors';
 import { dbOf, stmt, type Books } from './sql';
 
-export const ATTENTION_ACTIONS: readonly AttentionAction[] = ['check', 'mark_paid', 'cancel', 'acknowledge'];
+export const ATTENTION_ACTIONS: readonly AttentionAction[] = [
+  'check',
+  'mark_paid',
+  'cancel',
+  'acknowledge',
+  'set_aside',
+];
 
 /** What each kind of item allows (a callback problem is checked only when this log has its order). */
 export const ACTIONS_BY_KIND: Readonly<Record<AttentionKind, readonly AttentionAction[]>> = {
-  unknown: ['check', 'mark_paid', 'cancel'],
+  unknown: ['check', 'mark_paid', 'cancel', 'set_aside'],
   overdue: ['check', 'mark_paid', 'cancel'],
   late_payment: ['acknowledge'],
   callback_problem: ['check', 'acknowledge'],
+  mismatch: ['check', 'acknowledge'],
 };
 
 /** The note a late payment is acknowledged with (its payload); the next late payment of the order opens a new item. */
 export const LATE_PAYMENT_ACKNOWLEDGED = { acknowledged: 'late_payment' } as const;
+/**
+ * The note a manager's "set aside" writes on an order whose outcome is unknown: the till that charged it may sell
+ * again (AppService's hold), while the order stays unknown and in the queue.
+ */
+export const TILL_RELEASED = { tillReleased: true } as const;
+
+/** The note a gateway mismatch is acknowledged with; a different mismatch noted later opens a new item. */
+export const MISMATCH_ACKNOWLEDGED = { acknowledged: 'mismatch' } as const;
 
 export interface AttentionOptions {
   /** The language of the summaries: the store's. Default 'en'. */
@@ -52,11 +67,40 @@ function methodName(order: Order, options: AttentionOptions, lang: Lang): string
   return options.methods?.find((m) => m.id === order.methodId)?.label[lang] ?? order.methodId;
 }
 
-function orderSummary(
-  kind: Exclude<AttentionKind, 'callback_problem'>,
-  order: Order,
-  options: AttentionOptions,
-): string {
+type OrderKind = Exclude<AttentionKind, 'callback_problem'>;
+
+/** What the last mismatch note of an order says (OrderService.noteMismatch's payload). */
+interface MismatchNote {
+  via: 'inquiry' | 'callback';
+  fields: string[];
+  reported: Record<string, unknown>;
+  applied: boolean;
+}
+
+function mismatchSummary(order: Order, note: MismatchNote | undefined, what: string, lang: Lang): string {
+  const said = note ? note.fields.map((f) => `${f} ${JSON.stringify(note.reported[f] ?? null)}`).join(', ') : '?';
+  const status = String(note?.reported.status ?? '?');
+  if (note?.applied)
+    return say(lang, {
+      en:
+        `A signed callback reported ${status} with another ${said} than the order's: applied; ` +
+        `check which way the customer paid (${what}).`,
+      id:
+        `Callback bertanda tangan melaporkan ${status} dengan ${said} yang berbeda dari pesanan: diterapkan; ` +
+        `periksa cara pelanggan membayar (${what}).`,
+    });
+  const via = note?.via === 'callback';
+  return say(lang, {
+    en:
+      `The gateway's ${via ? 'callback' : 'status answer'} does not match the order (${said}): not applied; ` +
+      `check the order at the gateway (${what}).`,
+    id:
+      `Jawaban ${via ? 'callback' : 'status'} gateway tidak cocok dengan pesanan (${said}): tidak diterapkan; ` +
+      `periksa pesanan di gateway (${what}).`,
+  });
+}
+
+function orderSummary(kind: OrderKind, order: Order, options: AttentionOptions, note?: MismatchNote): string {
   const lang = options.lang ?? 'en';
   const what = `${formatRupiah(order.amount)}, ${methodName(order, options, lang)}`;
   switch (kind) {
@@ -75,6 +119,8 @@ function orderSummary(
         en: `Still awaiting payment past its deadline: the gateway never said (${what}).`,
         id: `Masih menunggu pembayaran melewati batas waktunya: gateway belum memberi kabar (${what}).`,
       });
+    case 'mismatch':
+      return mismatchSummary(order, note, what, lang);
   }
 }
 
@@ -118,6 +164,8 @@ function orderWhat(kind: Exclude<AttentionKind, 'callback_problem'>, order: Orde
       return saying('attention.item.late_payment', { ...of, state: order.state });
     case 'overdue':
       return saying('attention.item.overdue', of);
+    case 'mismatch':
+      return saying('attention.item.mismatch', of);
   }
 }
 
@@ -163,7 +211,23 @@ function orderItems(db: Database, now: Date, from: string, to: string, orderId?:
          WHERE a.order_id = orders.id AND a.type = 'note' AND json_extract(a.payload, '$.acknowledged') = 'late_payment'
            AND a.seq > COALESCE((SELECT MAX(seq) FROM order_events l WHERE l.order_id = orders.id AND l.type = 'late_payment'), 0))`,
   ).all(from, to, ...extra);
-  return { unknown, overdue, late };
+  // A mismatch is open until a note acknowledges it after the last mismatch noted on the order (read through the
+  // partial index order_events_mismatch, migration 7).
+  const mismatch = stmt<SqlValue[], OrderWithSince & { note: string }>(
+    db,
+    `SELECT ${ORDER_COLUMNS}, m.since AS since, m.note AS note
+     FROM (SELECT e.order_id, e.seq, e.at AS since, json_extract(e.payload, '$.mismatch') AS note FROM order_events e
+           WHERE e.type = 'note' AND json_extract(e.payload, '$.mismatch') IS NOT NULL
+             AND e.seq = (SELECT MAX(x.seq) FROM order_events x WHERE x.order_id = e.order_id AND x.type = 'note'
+                            AND json_extract(x.payload, '$.mismatch') IS NOT NULL)) m
+     JOIN orders ON orders.id = m.order_id
+     WHERE created_at >= ? AND created_at < ?${one}
+       AND NOT EXISTS (
+         SELECT 1 FROM order_events a
+         WHERE a.order_id = orders.id AND a.type = 'note' AND json_extract(a.payload, '$.acknowledged') = 'mismatch'
+           AND a.seq > m.seq)`,
+  ).all(from, to, ...extra);
+  return { unknown, overdue, late, mismatch };
 }
 
 interface IssueWithOrder {
@@ -187,15 +251,16 @@ function collect(db: Database, now: Date, options: AttentionOptions, orderId?: s
   const to = options.to?.toISOString() ?? LATEST;
   const items: AttentionItem[] = [];
   const queues = orderItems(db, now, from, to, orderId);
-  const add = (kind: Exclude<AttentionKind, 'callback_problem'>, rows: OrderWithSince[]) => {
+  const add = (kind: OrderKind, rows: (OrderWithSince & { note?: string })[]) => {
     for (const row of rows) {
       const order = rowToOrder(row);
+      const note = row.note === undefined ? undefined : (JSON.parse(row.note) as MismatchNote);
       items.push({
         kind,
         orderId: order.id,
         order,
         since: row.since ?? order.updatedAt,
-        summary: orderSummary(kind, order, options),
+        summary: orderSummary(kind, order, options, note),
         what: orderWhat(kind, order),
         actions: [...ACTIONS_BY_KIND[kind]],
       });
@@ -204,6 +269,7 @@ function collect(db: Database, now: Date, options: AttentionOptions, orderId?: s
   add('unknown', queues.unknown);
   add('overdue', queues.overdue);
   add('late_payment', queues.late);
+  add('mismatch', queues.mismatch);
   for (const { issue, orderCreatedAt } of openIssues(db, orderId)) {
     // An issue belongs to the day of its order, or — for an order this log lacks — to the day it came.
     const when = orderCreatedAt ?? issue.receivedAt;
@@ -293,6 +359,8 @@ export interface AttentionOutcome {
  *   noted on the order first. For a callback problem, a check that got the gateway's answer also
  *   acknowledges the issue.
  * - `mark_paid`, `cancel`: OrderService.confirmPaid / cancel, for an unknown or overdue order.
+ * - `set_aside`: for an unknown order, a note (TILL_RELEASED) that lets the till that charged it sell again; the
+ *   order stays unknown and in the queue.
  * - `acknowledge`: a late payment gets a `note` event with payload `{ acknowledged: 'late_payment' }`; a
  *   callback problem gets its acknowledgement (and, when this log has the order, a note on it). By order id, a
  *   late payment is acknowledged first, else every open callback problem of that order.
@@ -332,6 +400,7 @@ export async function resolveAttention(
   const open = collect(db, now(), {}, order.id);
   const stateItem = open.find((i) => i.kind === 'unknown' || i.kind === 'overdue');
   const late = open.find((i) => i.kind === 'late_payment');
+  const mismatch = open.find((i) => i.kind === 'mismatch');
   const problems = open.filter((i) => i.kind === 'callback_problem').map((i) => issues.get(i.issueId!)!);
 
   if (action === 'acknowledge') {
@@ -371,14 +440,55 @@ export async function resolveAttention(
         reason: saying('attention.problems_acknowledged', { count: problems.length }),
       };
     }
+    if (mismatch) {
+      const after = deps.log.atomically(() => {
+        if (!collect(db, now(), {}, order.id).some((i) => i.kind === 'mismatch'))
+          throw refused(
+            `the mismatch of order ${order.id} was acknowledged meanwhile`,
+            saying('attention.already_acknowledged', { orderId: order.id }),
+          );
+        deps.log.note(order.id, { source: 'manager', actor: actor.name, reason, payload: MISMATCH_ACKNOWLEDGED });
+        return deps.log.require(order.id);
+      });
+      return {
+        action,
+        kind: 'mismatch',
+        orderId: order.id,
+        order: after,
+        resolved: true,
+        message: 'mismatch acknowledged',
+        reason: saying('attention.mismatch_acknowledged', { orderId: order.id }),
+      };
+    }
     throw refused(
-      `order ${order.id} has no late payment or callback problem to acknowledge`,
+      `order ${order.id} has no late payment, callback problem or mismatch to acknowledge`,
       saying('attention.nothing_to_acknowledge', { orderId: order.id }),
     );
   }
 
   if (!stateItem) {
     if (action === 'check' && problems.length > 0) return onIssue(deps, issues, problems[0]!, action, reason, actor);
+    if (action === 'check' && mismatch) {
+      // A check whose answer matches the order settles the question: the mismatch is acknowledged with the reason.
+      const checked = await checkOrder(deps, order, reason, actor);
+      const still = collect(db, now(), {}, order.id).some((i) => i.kind === 'mismatch');
+      if (checked.answered && still)
+        deps.log.note(order.id, {
+          source: 'manager',
+          actor: actor.name,
+          reason: `${reason} (checked: the gateway's answer matches)`.slice(0, 200),
+          payload: MISMATCH_ACKNOWLEDGED,
+        });
+      return {
+        action,
+        kind: 'mismatch',
+        orderId: order.id,
+        order: deps.log.require(order.id),
+        resolved: checked.answered,
+        message: checked.message,
+        reason: checked.reason,
+      };
+    }
     throw refused(
       `order ${order.id} is ${order.state}${order.state === 'awaiting_payment' ? ' within its deadline' : ''}; ` +
         `${action.replace('_', ' ')} is for an order whose outcome is unknown or that is overdue`,
@@ -386,6 +496,28 @@ export async function resolveAttention(
     );
   }
   const kind = stateItem.kind;
+  if (action === 'set_aside') {
+    if (kind !== 'unknown')
+      throw refused(
+        `order ${order.id} is ${order.state}; set aside is for an order whose outcome is unknown`,
+        saying('attention.set_aside_unknown_only', { orderId: order.id, state: order.state }),
+      );
+    deps.log.note(order.id, {
+      source: 'manager',
+      actor: actor.name,
+      reason,
+      payload: { ...TILL_RELEASED, attention: 'set_aside' },
+    });
+    return {
+      action,
+      kind,
+      orderId: order.id,
+      order: deps.log.require(order.id),
+      resolved: false,
+      message: `order ${order.id} stays unknown and in the queue; the till may sell again`,
+      reason: saying('attention.set_aside', { orderId: order.id }),
+    };
+  }
   if (action === 'mark_paid' || action === 'cancel') {
     const meta = {
       source: 'manager' as const,
@@ -526,6 +658,17 @@ async function checkOrder(
       reason: saying('attention.inquiry_failed', { orderId: order.id }),
     };
   }
+  const { order: after, applied } = deps.orders.applyInquiryAnswer(order.id, answer, {
+    ...who,
+    reason: `check: the status inquiry says ${answer.status}`,
+  });
+  if (applied === 'mismatch')
+    return {
+      answered: false,
+      order: after,
+      message: `the gateway's answer does not match order ${order.id} (another order, amount or method): not applied`,
+      reason: saying('attention.mismatch_not_applied', { orderId: order.id }),
+    };
   if (answer.status === 'PENDING') {
     deps.log.note(order.id, {
       ...who,
@@ -539,12 +682,6 @@ async function checkOrder(
       reason: saying('attention.still_waiting', { orderId: order.id }),
     };
   }
-  const { order: after, applied } = deps.orders.applyGatewayStatus(
-    order.id,
-    answer.status,
-    { ...who, reason: `check: the status inquiry says ${answer.status}` },
-    { inquiry: answer.raw, ...(answer.paidAt ? { paid_at: answer.paidAt } : {}) },
-  );
   return {
     answered: true,
     order: after,
@@ -553,12 +690,16 @@ async function checkOrder(
         ? `order ${order.id} is now ${after.state} (status inquiry: ${answer.status})`
         : applied === 'late_payment'
           ? `the gateway says ${answer.status}: kept as a late payment on ${after.state} order ${order.id}`
-          : `the gateway says ${answer.status}; order ${order.id} stays ${after.state}`,
+          : applied === 'closed'
+            ? `the gateway says ${answer.status}: order ${order.id}, cancelled in Loket, is closed there too`
+            : `the gateway says ${answer.status}; order ${order.id} stays ${after.state}`,
     reason:
       applied === 'changed'
         ? saying('attention.now', { orderId: order.id, state: after.state })
         : applied === 'late_payment'
           ? saying('attention.kept_late', { orderId: order.id, status: answer.status, state: after.state })
-          : saying('attention.stays', { orderId: order.id, status: answer.status, state: after.state }),
+          : applied === 'closed'
+            ? saying('attention.closed', { orderId: order.id, status: answer.status })
+            : saying('attention.stays', { orderId: order.id, status: answer.status, state: after.state }),
   };
 }

@@ -41,6 +41,8 @@ export interface GroupRow {
   methodId: string;
   state: OrderState;
   staffId: number | null;
+  /** 1 for the orders paid after Loket gave up on them (orders.late_payment). */
+  latePayment: number;
   count: number;
   amount: number;
 }
@@ -54,7 +56,8 @@ const addTo = (to: CountAmount, row: CountAmount) => {
 /**
  * The figures of the store days `fromDay`..`toDay` in `timeZone` (docs/end-of-day.md, "The figures"): every
  * order created in them by method (with its paid part), by state and by the staff member who sold, the paid
- * total and the total of all orders. Amounts are whole rupiah. One pass over the days' orders, read from an
+ * total, the late payments (money that reached the gateway after the order was given up on or refused: not in
+ * the paid total, counted apart) and the total of all orders. Amounts are whole rupiah. One pass over the days' orders, read from an
  * index (migration 6's orders_day_report) without touching the table.
  *
  * byMethod follows the order of `methods` (the catalogue), then any other method id alphabetically; byState
@@ -73,17 +76,18 @@ export function figures(
   const range = storeDays(fromDay, toDay, timeZone);
   const rows = stmt<[string, string, number], GroupRow>(
     db,
-    `SELECT method_id AS methodId, state, staff_id AS staffId, COUNT(*) AS count, SUM(amount) AS amount
+    `SELECT method_id AS methodId, state, staff_id AS staffId, late_payment AS latePayment, COUNT(*) AS count,
+       SUM(amount) AS amount
      FROM orders WHERE created_at >= ? AND created_at < ? AND training = ?
-     GROUP BY method_id, state, staff_id`,
+     GROUP BY method_id, state, staff_id, late_payment`,
   ).all(range.from.toISOString(), range.to.toISOString(), options.training ? 1 : 0);
   return figuresOfGroups(rows, { from: fromDay, to: toDay, timeZone }, methods, staffNames, options.lang ?? 'id');
 }
 
 /**
- * The figures from the day's orders counted by method, state and staff member (what `figures` reads from the log):
- * also the store book's, from its projection (src-main/store-book/store-report.ts), so that a terminal's report and
- * its part of the store's are made the same way.
+ * The figures from the day's orders counted by method, state, staff member and late payment (what `figures` reads
+ * from the log): also the store book's, from its projection (src-main/store-book/store-report.ts), so that a
+ * terminal's report and its part of the store's are made the same way.
  */
 export function figuresOfGroups(
   rows: readonly GroupRow[],
@@ -92,9 +96,18 @@ export function figuresOfGroups(
   staffNames: StaffNames,
   lang: Lang,
 ): ReportFigures {
-  const m: Marginals = { paid: zero(), orders: zero(), byMethod: new Map(), byState: new Map(), byStaff: new Map() };
+  const m: Marginals = {
+    paid: zero(),
+    latePaid: zero(),
+    orders: zero(),
+    byMethod: new Map(),
+    byState: new Map(),
+    byStaff: new Map(),
+  };
   for (const row of rows) {
     const isPaid = row.state === 'paid';
+    // Late payments: money at the gateway for an order given up on; counted apart, never in paid.
+    if (row.latePayment) addTo(m.latePaid, row);
     addTo(m.orders, row);
     if (isPaid) addTo(m.paid, row);
     const method = m.byMethod.get(row.methodId) ?? { ...zero(), paid: zero() };
@@ -114,6 +127,7 @@ export function figuresOfGroups(
 
 interface Marginals {
   paid: CountAmount;
+  latePaid: CountAmount;
   orders: CountAmount;
   byMethod: Map<string, CountAmount & { paid: CountAmount }>;
   byState: Map<OrderState, CountAmount>;
@@ -146,6 +160,7 @@ function assemble(
   return {
     ...span,
     paid: copy(m.paid),
+    latePaid: copy(m.latePaid),
     orders: copy(m.orders),
     byMethod: methodIds.map((methodId) => {
       const x = m.byMethod.get(methodId)!;
@@ -172,6 +187,8 @@ function marginalsOf(f: ReportFigures): Marginals {
   const copy = (c: CountAmount): CountAmount => ({ count: c.count, amount: c.amount });
   return {
     paid: copy(f.paid),
+    // A closing stored before the figure existed: none counted then.
+    latePaid: copy((f as Partial<ReportFigures>).latePaid ?? zero()),
     orders: copy(f.orders),
     byMethod: new Map(f.byMethod.map((x) => [x.methodId, { ...copy(x), paid: copy(x.paid) }])),
     byState: new Map(f.byState.map((x) => [x.state, copy(x)])),
@@ -237,6 +254,17 @@ function rollForward(
     if (before === null) for (const part of [m.orders, method, staff]) add(part, now.amount, 1);
     else move(before, -1);
     move(now.state, 1);
+  }
+  // A late payment since the closing counts once its order had none before it (a second one adds no money figure).
+  const lateSince = new Map<string, number>();
+  for (const c of changes) if (c.type === 'late_payment') lateSince.set(c.orderId, (lateSince.get(c.orderId) ?? 0) + 1);
+  const lateInAll = stmt<[string], { n: number; amount: number }>(
+    db,
+    "SELECT COUNT(*) AS n, MAX(o.amount) AS amount FROM order_events e JOIN orders o ON o.id = e.order_id WHERE e.order_id = ? AND e.type = 'late_payment'",
+  );
+  for (const [id, since] of lateSince) {
+    const all = lateInAll.get(id);
+    if (all && all.n === since) add(m.latePaid, all.amount, 1);
   }
   const f = closing.figures;
   return assemble(m, { from: f.from, to: f.to, timeZone: f.timeZone }, methods, staffNames, lang);

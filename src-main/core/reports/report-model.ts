@@ -94,6 +94,7 @@ const TEXT = {
   received: { id: 'Diterima (lunas)', en: 'Received (paid)' },
   waiting: { id: 'Masih menunggu', en: 'Still waiting' },
   notPaid: { id: 'Tidak dibayar', en: 'Not paid' },
+  latePaid: { id: 'Dibayar terlambat (tidak termasuk diterima)', en: 'Paid late (not in received)' },
   allOrders: { id: 'Semua pesanan', en: 'All orders' },
   orders: { id: 'Pesanan', en: 'Orders' },
   amount: { id: 'Jumlah', en: 'Amount' },
@@ -143,6 +144,7 @@ export const KIND_LABEL: Readonly<Record<AttentionKind, Text>> = {
   late_payment: { id: 'Pembayaran terlambat', en: 'Late payment' },
   overdue: { id: 'Lewat batas waktu', en: 'Overdue' },
   callback_problem: { id: 'Masalah callback', en: 'Callback problem' },
+  mismatch: { id: 'Jawaban gateway tidak cocok', en: 'Gateway answer does not match' },
 };
 
 export const ACTION_LABEL: Readonly<Record<AttentionAction, Text>> = {
@@ -150,6 +152,7 @@ export const ACTION_LABEL: Readonly<Record<AttentionAction, Text>> = {
   mark_paid: { id: 'tandai lunas', en: 'mark paid' },
   cancel: { id: 'batalkan', en: 'cancel' },
   acknowledge: { id: 'catat sudah ditangani', en: 'acknowledge' },
+  set_aside: { id: 'sisihkan, kasir boleh menjual lagi', en: 'set aside, the till may sell again' },
 };
 
 const EVENT_LABEL: Readonly<Record<OrderEvent['type'], Text>> = {
@@ -172,6 +175,8 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
   const paidOf = (p: { count: number }, all: { count: number }) =>
     `${count(p.count)}/${count(all.count)} ${t(TEXT.ofPaid)}`;
   const h = dayHeadline(f);
+  // A closing made before the figure existed has none.
+  const late = (f as Partial<ReportFigures>).latePaid ?? { count: 0, amount: 0 };
   return [
     {
       key: 'summary',
@@ -179,8 +184,10 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
       ...(note ? { note } : {}),
       // What was received leads; what still waits and what was not paid stand apart, never added to it.
       columns: [left(''), right(t(TEXT.orders)), right(t(TEXT.amount))],
+      // Money that reached the gateway after the order was given up on: its own line, only when there is some.
       rows: [
         [t(TEXT.received), count(h.received.count), formatRupiah(h.received.amount)],
+        ...(late.count > 0 ? [[t(TEXT.latePaid), count(late.count), formatRupiah(late.amount)]] : []),
         [t(TEXT.waiting), count(h.waiting.count), formatRupiah(h.waiting.amount)],
         [t(TEXT.notPaid), count(h.notPaid.count), formatRupiah(h.notPaid.amount)],
         [t(TEXT.allOrders), count(h.orders), ''],
@@ -191,6 +198,9 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
           value: formatRupiah(h.received.amount),
           strong: true,
         },
+        ...(late.count > 0
+          ? [{ label: `${t(TEXT.latePaid)} (${count(late.count)})`, value: formatRupiah(late.amount), strong: true }]
+          : []),
         { label: `${t(TEXT.waiting)} (${count(h.waiting.count)})`, value: formatRupiah(h.waiting.amount) },
         { label: `${t(TEXT.notPaid)} (${count(h.notPaid.count)})`, value: formatRupiah(h.notPaid.amount) },
         { label: t(TEXT.allOrders), value: count(h.orders) },

@@ -3,6 +3,7 @@ import {
   DEFAULT_CALLBACK_LISTENER,
   DEFAULT_GATEWAY_SETTINGS,
   MODES,
+  gatewayTransportProblem,
   settingsIssues,
   settingsSchema,
   storeMethodsSchema,
@@ -78,6 +79,8 @@ export interface GatewayPatch {
   timeZone?: string;
   /** null: no callback listener of its own. */
   callbackListener?: CallbackListenerPatch | null;
+  /** Live mode over a plain http:// address (not this machine's): the manager allows it on purpose. */
+  allowHttp?: boolean;
 }
 
 export interface PrinterPatch {
@@ -120,7 +123,7 @@ export interface SectionPatches {
 
 const PATCH_KEYS: Record<SettingsSection, readonly string[]> = {
   store: ['storeName', 'storeAddress', 'terminalId', 'timeZone', 'receiptHeader', 'receiptFooter'],
-  gateway: ['baseUrl', 'appId', 'signing', 'timeoutMs', 'inquiryPath', 'timeZone', 'callbackListener'],
+  gateway: ['baseUrl', 'appId', 'signing', 'timeoutMs', 'inquiryPath', 'timeZone', 'callbackListener', 'allowHttp'],
   printer: ['kind', 'host', 'port', 'paper', 'systemName', 'autoPrint'],
   display: ['idleMessage', 'lang'],
   language: ['lang'],
@@ -228,7 +231,12 @@ export function changeSection(current: LoketSettings, section: SettingsSection, 
       draft.backup = { copyTo: patch.copyTo === '' || patch.copyTo === null ? null : trimmed(patch.copyTo) };
       break;
   }
-  return validated(current, draft, SECTION_FIELDS[section]);
+  const result = validated(current, draft, SECTION_FIELDS[section]);
+  // Live mode keeps to TLS unless the manager allows plain http on purpose (see gatewayTransportProblem).
+  const transport =
+    result.ok && result.next.mode === 'live' && result.next.gateway && gatewayTransportProblem(result.next.gateway);
+  if (transport) return refuse('gateway.baseUrl', transport);
+  return result;
 }
 
 function removeGateway(current: LoketSettings): ChangeResult {
@@ -285,6 +293,8 @@ export function modeSwitch(current: LoketSettings, to: LoketMode, openOrders: nu
         reason: reason('mode.confirm', { baseUrl: gateway.baseUrl }),
       });
     }
+    const transport = gateway && gatewayTransportProblem(gateway);
+    if (transport) issues.push({ field: 'gateway.baseUrl', message: transport });
   }
   if (issues.length > 0) return { ok: false, issues };
   return validated(current, { ...current, mode: to }, ['mode']);

@@ -22,6 +22,8 @@ const METHODS = {
   printPaymentSlip: true,
   currentSale: true,
   parkSale: true,
+  latePayments: true,
+  acknowledgeLatePayment: true,
   tillStatus: true,
   signIn: true,
   signOut: true,

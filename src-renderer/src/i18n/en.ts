@@ -141,6 +141,7 @@ export const en: Messages = {
     checkAgain: 'Check again',
     reconcile:
       'If it stays unclear, a manager can reconcile this order (the reconcile command) or mark it paid or cancelled.',
+    held: 'Until its outcome is known, Loket sends no other order: check again, or ask a manager to decide it (Manager → Needs attention).',
     dismiss: 'Dismiss',
   },
   states: {
@@ -169,6 +170,8 @@ export const en: Messages = {
     paidText: 'Payment received.',
     expiredText: 'The time to pay ran out. Start a new sale if the customer still wants to pay.',
     cancelledText: 'The order was cancelled.',
+    cancelledStillPayable: (deadline) =>
+      `The gateway still takes payment of this code until ${deadline}: such a payment is recorded as a late payment.`,
     failedText: 'The payment failed. Start a new sale or choose another method.',
     printed: 'Receipt printed.',
     autoPrinted: 'Receipt printed automatically.',
@@ -190,12 +193,29 @@ export const en: Messages = {
   },
   cancel: {
     title: 'Cancel this order?',
-    text: (amount, item) => `The order for ${item}, ${amount}, will be cancelled. The customer can no longer pay it.`,
+    text: (amount, item) =>
+      `The order for ${item}, ${amount}, will be cancelled and leaves the customer display. ` +
+      'If the customer pays it anyway (having scanned it already, say), Loket records a late payment and shows it here.',
+    textCode: (amount, item, deadline) =>
+      `The order for ${item}, ${amount}, is cancelled in Loket only: the gateway cannot cancel a virtual account ` +
+      `or store code, so the customer can still pay it ${deadline ? `until ${deadline}` : 'until it expires'}. ` +
+      'Such a payment is recorded as a late payment and shown here.',
     reason: 'Reason for cancelling',
     reasonHint: 'At least 3 characters, e.g. “customer changed mind”.',
     reasonTooShort: 'Give a reason of at least 3 characters.',
     confirm: 'Yes, cancel',
     keep: 'Keep the order',
+  },
+  late: {
+    title: (n) =>
+      n === 1 ? 'A payment came in after the sale ended' : `${n} payments came in after their sales ended`,
+    what: (amount, item, state) => `${amount} · ${item} — paid after it was ${state}`,
+    states: { cancelled: 'cancelled', expired: 'expired', failed: 'failed', rejected: 'rejected' },
+    next: 'The gateway has the money. Do not charge again for this sale: hand over the goods, or call the manager for a refund.',
+    order: (id, time) => `Order ${id}, ${time}`,
+    seen: 'Seen',
+    seenLabel: (id) => `Seen: ${id}`,
+    failed: 'Could not be recorded. Try again.',
   },
   receipt: {
     frameTitle: 'Receipt to print',
@@ -359,6 +379,10 @@ export const en: Messages = {
     identity: 'Address and identity',
     baseUrl: 'Gateway address (base URL)',
     baseUrlHint: 'For example https://gateway.example',
+    allowHttp: 'Allow live mode over plain http (not recommended)',
+    allowHttpHint:
+      'The gateway’s answers are not signed: over plain http anyone on the way could change one into “paid”. ' +
+      'Use the gateway’s https address; allow this only on purpose, e.g. through a secure tunnel.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Signature',
@@ -746,6 +770,7 @@ export const en: Messages = {
       late_payment: 'Paid late',
       overdue: 'Past its deadline',
       callback_problem: 'Callback problem',
+      mismatch: 'Gateway answer does not match',
     },
     since: (time) => `Since ${time}`,
     order: 'Order',
@@ -756,14 +781,20 @@ export const en: Messages = {
       mark_paid: 'Mark paid',
       cancel: 'Cancel',
       acknowledge: 'Acknowledge',
+      set_aside: 'Set aside, the till may sell again',
     },
     actionLabel: (action, id) => `${action}: ${id}`,
     dialogText: {
       check: "Loket asks the gateway for this order's status and applies the answer.",
       mark_paid:
         "Mark it paid only when the money has certainly arrived, e.g. it shows on the bank statement or the gateway's report.",
-      cancel: 'The order is cancelled; the customer can no longer pay it.',
+      cancel:
+        'The order is cancelled in Loket. The gateway has no cancel call: a payment that still comes is recorded as ' +
+        'a late payment.',
       acknowledge: "Records that this is known and dealt with. The order's state does not change.",
+      set_aside:
+        'The order stays unknown and in this queue; the till that charged it may sell again. ' +
+        'Make sure the customer will not be charged twice.',
     },
     reason: 'Reason',
     reasonHint: (min, max) => `Required, ${min} to ${max} characters. Recorded with your name.`,
@@ -774,6 +805,7 @@ export const en: Messages = {
       mark_paid: 'Yes, mark paid',
       cancel: 'Yes, cancel it',
       acknowledge: 'Yes, acknowledge',
+      set_aside: 'Yes, set it aside',
     },
     back: 'Go back',
     working: 'Working…',
@@ -798,6 +830,7 @@ export const en: Messages = {
     now: (received, waiting) => `Now: received ${received}; still waiting ${waiting}.`,
     received: 'Received',
     receivedHint: 'Paid orders: the money that came in.',
+    latePaid: 'Paid late (not in Received)',
     waiting: 'Still waiting',
     notPaid: 'Not paid',
     notPaidHint: 'Cancelled, expired, failed or refused: no money came in.',

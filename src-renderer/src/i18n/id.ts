@@ -153,6 +153,7 @@ export const id = {
     checkAgain: 'Periksa lagi',
     reconcile:
       'Bila tetap belum jelas, manajer dapat merekonsiliasi pesanan ini (perintah reconcile) atau menandainya lunas atau batal.',
+    held: 'Selama hasilnya belum jelas, Loket tidak mengirim pesanan lain: periksa lagi, atau minta manajer memutuskannya (Manajer → Perlu perhatian).',
     dismiss: 'Tutup pesan',
   },
   states: {
@@ -181,6 +182,8 @@ export const id = {
     paidText: 'Pembayaran diterima.',
     expiredText: 'Waktu pembayaran habis. Buat penjualan baru bila pelanggan masih ingin membayar.',
     cancelledText: 'Pesanan dibatalkan.',
+    cancelledStillPayable: (deadline: string) =>
+      `Gateway tetap menerima pembayaran kode ini sampai ${deadline}: pembayaran itu dicatat sebagai pembayaran terlambat.`,
     failedText: 'Pembayaran gagal. Buat penjualan baru atau pilih metode lain.',
     printed: 'Struk dicetak.',
     autoPrinted: 'Struk dicetak otomatis.',
@@ -203,12 +206,32 @@ export const id = {
   cancel: {
     title: 'Batalkan pesanan?',
     text: (amount: string, item: string) =>
-      `Pesanan ${item} sebesar ${amount} akan dibatalkan. Pelanggan tidak bisa membayarnya lagi.`,
+      `Pesanan ${item} sebesar ${amount} akan dibatalkan dan hilang dari layar pelanggan. ` +
+      'Jika pelanggan tetap membayarnya (misalnya sudah memindai), Loket mencatatnya sebagai pembayaran terlambat ' +
+      'dan menampilkannya di sini.',
+    textCode: (amount: string, item: string, deadline: string | null) =>
+      `Pesanan ${item} sebesar ${amount} hanya dibatalkan di Loket: gateway tidak dapat membatalkan virtual ` +
+      `account atau kode toko, jadi pelanggan masih bisa membayarnya ${deadline ? `sampai ${deadline}` : 'sampai kedaluwarsa'}. ` +
+      'Pembayaran itu dicatat sebagai pembayaran terlambat dan ditampilkan di sini.',
     reason: 'Alasan pembatalan',
     reasonHint: 'Minimal 3 karakter, misalnya “pelanggan batal”.',
     reasonTooShort: 'Tulis alasan minimal 3 karakter.',
     confirm: 'Ya, batalkan',
     keep: 'Jangan batalkan',
+  },
+  late: {
+    title: (n: number) =>
+      n === 1 ? 'Pembayaran masuk setelah penjualan berakhir' : `${n} pembayaran masuk setelah penjualan berakhir`,
+    what: (amount: string, item: string, state: string) => `${amount} · ${item} — dibayar setelah ${state}`,
+    states: { cancelled: 'dibatalkan', expired: 'kedaluwarsa', failed: 'gagal', rejected: 'ditolak' } as Record<
+      string,
+      string
+    >,
+    next: 'Uangnya sudah diterima gateway. Jangan tagih lagi untuk penjualan ini: serahkan barangnya, atau panggil manajer untuk pengembalian.',
+    order: (id: string, time: string) => `Pesanan ${id}, ${time}`,
+    seen: 'Sudah dilihat',
+    seenLabel: (id: string) => `Sudah dilihat: ${id}`,
+    failed: 'Tidak dapat dicatat. Coba lagi.',
   },
   receipt: {
     frameTitle: 'Struk untuk dicetak',
@@ -374,6 +397,10 @@ export const id = {
     identity: 'Alamat dan identitas',
     baseUrl: 'Alamat gateway (base URL)',
     baseUrlHint: 'Misalnya https://gateway.example',
+    allowHttp: 'Izinkan mode live lewat http biasa (tidak disarankan)',
+    allowHttpHint:
+      'Jawaban gateway tidak bertanda tangan: lewat http biasa siapa pun di jalur dapat mengubahnya menjadi “lunas”. ' +
+      'Gunakan alamat https gateway; izinkan ini hanya dengan sengaja, misalnya lewat terowongan aman.',
     appId: 'Appid',
     appkey: 'Appkey',
     signing: 'Tanda tangan',
@@ -765,6 +792,7 @@ export const id = {
       late_payment: 'Dibayar terlambat',
       overdue: 'Lewat batas bayar',
       callback_problem: 'Masalah callback',
+      mismatch: 'Jawaban gateway tidak cocok',
     } satisfies Record<AttentionKind, string>,
     since: (time: string) => `Sejak ${time}`,
     order: 'Pesanan',
@@ -775,14 +803,20 @@ export const id = {
       mark_paid: 'Tandai lunas',
       cancel: 'Batalkan',
       acknowledge: 'Tandai sudah ditangani',
+      set_aside: 'Sisihkan, kasir boleh menjual lagi',
     } satisfies Record<AttentionAction, string>,
     actionLabel: (action: string, id: string) => `${action}: ${id}`,
     dialogText: {
       check: 'Loket menanyakan status pesanan ini ke gateway dan menerapkan jawabannya.',
       mark_paid:
         'Tandai lunas hanya bila uangnya pasti sudah diterima, misalnya terlihat di mutasi rekening atau laporan gateway.',
-      cancel: 'Pesanan dibatalkan; pelanggan tidak bisa membayarnya lagi.',
+      cancel:
+        'Pesanan dibatalkan di Loket. Gateway tidak punya pembatalan: pembayaran yang tetap masuk dicatat sebagai ' +
+        'pembayaran terlambat.',
       acknowledge: 'Mencatat bahwa hal ini sudah diketahui dan ditangani. Status pesanan tidak berubah.',
+      set_aside:
+        'Pesanan tetap belum diketahui dan tetap di daftar ini; kasir yang menagihnya boleh menjual lagi. ' +
+        'Pastikan pelanggan tidak akan ditagih dua kali.',
     } satisfies Record<AttentionAction, string>,
     reason: 'Alasan',
     reasonHint: (min: number, max: number) => `Wajib, ${min}–${max} karakter. Dicatat bersama nama Anda.`,
@@ -793,6 +827,7 @@ export const id = {
       mark_paid: 'Ya, tandai lunas',
       cancel: 'Ya, batalkan',
       acknowledge: 'Ya, sudah ditangani',
+      set_aside: 'Ya, sisihkan',
     } satisfies Record<AttentionAction, string>,
     back: 'Kembali',
     working: 'Sedang diproses…',
@@ -817,6 +852,7 @@ export const id = {
     now: (received: string, waiting: string) => `Sekarang: diterima ${received}; masih menunggu ${waiting}.`,
     received: 'Diterima',
     receivedHint: 'Pesanan lunas: uang yang sudah masuk.',
+    latePaid: 'Dibayar terlambat (di luar Diterima)',
     waiting: 'Masih menunggu',
     notPaid: 'Tidak dibayar',
     notPaidHint: 'Dibatalkan, kedaluwarsa, gagal, atau ditolak: tidak ada uang yang masuk.',

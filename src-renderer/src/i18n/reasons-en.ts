@@ -46,7 +46,7 @@ export const reasonsEn: ReasonWords = {
   'order.not_awaiting_payment': ({ orderId, state }, say) =>
     `Order ${orderId} is ${say.state(state)}: only an order waiting for payment can be paid.`,
   'order.late_payment_state': ({ orderId, state }, say) =>
-    `Order ${orderId} is ${say.state(state)}: a late payment is kept only on a cancelled, expired or failed order.`,
+    `Order ${orderId} is ${say.state(state)}: a late payment is kept only on a cancelled, expired, failed or rejected order.`,
   'order.bad_day': ({ day }) => `${day} is not a date.`,
   'sale.waiting': ({ orderId, unknown }) =>
     unknown
@@ -87,6 +87,8 @@ export const reasonsEn: ReasonWords = {
   'live.keychain': ({ problem }) => `Live mode cannot read the appkey: ${keychainEn[problem]}.`,
   'live.secret_missing': ({ secret }) =>
     `Live mode cannot start: no ${secret === 'appkey' ? 'appkey' : 'signing secret'} is stored. Enter it under Gateway and save it first.`,
+  'live.plain_http': () =>
+    'Live mode cannot start: the gateway address is plain http:// on another machine. Use https://, or allow http on purpose under Gateway.',
   'live.start_failed': () => 'Live mode could not start; the log has the details.',
   'keychain.unavailable': ({ problem }) => `The system's keychain cannot be used: ${keychainEn[problem]}.`,
   'gateway.not_configured': () => "Enter and save the gateway's address and appid first.",
@@ -138,6 +140,14 @@ export const reasonsEn: ReasonWords = {
     `The gateway says ${status}: kept as a late payment on order ${orderId}, which stays ${say.state(state)}.`,
   'attention.stays': ({ orderId, status, state }, say) =>
     `The gateway says ${status}; order ${orderId} stays ${say.state(state)}.`,
+  'attention.set_aside': ({ orderId }) => `Order ${orderId} stays unknown and in the queue; the till may sell again.`,
+  'attention.set_aside_unknown_only': ({ orderId, state }, say) =>
+    `Order ${orderId} is ${say.state(state)}: only an order whose outcome is unknown can be set aside.`,
+  'attention.closed': ({ orderId, status }) =>
+    `The gateway says ${status}: order ${orderId}, cancelled in Loket, is closed there too.`,
+  'attention.mismatch_acknowledged': ({ orderId }) => `The mismatching answer for ${orderId} is acknowledged.`,
+  'attention.mismatch_not_applied': ({ orderId }) =>
+    `The gateway's answer does not match order ${orderId} (another order, amount or method): not applied.`,
   'attention.still_unknown': ({ orderId }) => `The outcome of ${orderId} is still not known.`,
   'attention.item.unknown': ({ amount, methodId }, say) =>
     `Sent, but its outcome is not known: it may have been charged (${say.rupiah(amount)}, ${say.method(methodId)}).`,
@@ -145,6 +155,8 @@ export const reasonsEn: ReasonWords = {
     `Paid after it was ${say.state(state)}: the money is somewhere (${say.rupiah(amount)}, ${say.method(methodId)}).`,
   'attention.item.overdue': ({ amount, methodId }, say) =>
     `Still waiting for payment past its deadline: the gateway never said (${say.rupiah(amount)}, ${say.method(methodId)}).`,
+  'attention.item.mismatch': ({ amount, methodId }, say) =>
+    `The gateway answered with another order, amount or method: not applied (${say.rupiah(amount)}, ${say.method(methodId)}).`,
   'attention.item.unknown_order': ({ status, amount }, say) =>
     `An authentic ${status}${amount === undefined ? '' : ` ${say.rupiah(amount)}`} callback for an order this till does not have.`,
   'attention.item.amount_mismatch': ({ status, amount, orderAmount }, say) =>

@@ -46,7 +46,7 @@ export const reasonsId: ReasonWords = {
   'order.not_awaiting_payment': ({ orderId, state }, say) =>
     `Pesanan ${orderId} berstatus ${say.state(state)}: hanya pesanan yang menunggu pembayaran yang dapat dibayar.`,
   'order.late_payment_state': ({ orderId, state }, say) =>
-    `Pesanan ${orderId} berstatus ${say.state(state)}: pembayaran terlambat hanya dicatat pada pesanan yang dibatalkan, kedaluwarsa, atau gagal.`,
+    `Pesanan ${orderId} berstatus ${say.state(state)}: pembayaran terlambat hanya dicatat pada pesanan yang dibatalkan, kedaluwarsa, gagal, atau ditolak.`,
   'order.bad_day': ({ day }) => `${day} bukan tanggal.`,
   'sale.waiting': ({ orderId, unknown }) =>
     unknown
@@ -90,6 +90,8 @@ export const reasonsId: ReasonWords = {
   'live.secret_missing': ({ secret }) =>
     `Mode langsung tidak dapat dimulai: belum ada ${secret === 'appkey' ? 'appkey' : 'rahasia penandatanganan'} ` +
     `yang tersimpan. Isi di bagian Gateway dan simpan dulu.`,
+  'live.plain_http': () =>
+    'Mode langsung tidak dapat dimulai: alamat gateway memakai http:// biasa di mesin lain. Pakai https://, atau izinkan http dengan sengaja di bagian Gateway.',
   'live.start_failed': () => 'Mode langsung tidak dapat dimulai; rinciannya ada di log.',
   'keychain.unavailable': ({ problem }) => `Keychain sistem tidak dapat dipakai: ${keychainId[problem]}.`,
   'gateway.not_configured': () => 'Isi dan simpan alamat serta appid gateway dulu.',
@@ -140,6 +142,15 @@ export const reasonsId: ReasonWords = {
     `Gateway menyatakan ${status}: dicatat sebagai pembayaran terlambat pada pesanan ${orderId}, yang tetap ${say.state(state)}.`,
   'attention.stays': ({ orderId, status, state }, say) =>
     `Gateway menyatakan ${status}; pesanan ${orderId} tetap ${say.state(state)}.`,
+  'attention.set_aside': ({ orderId }) =>
+    `Pesanan ${orderId} tetap belum diketahui dan tetap di antrean; kasir boleh berjualan lagi.`,
+  'attention.set_aside_unknown_only': ({ orderId, state }, say) =>
+    `Pesanan ${orderId} berstatus ${say.state(state)}: hanya pesanan yang hasilnya belum diketahui yang dapat dikesampingkan.`,
+  'attention.closed': ({ orderId, status }) =>
+    `Gateway menyatakan ${status}: pesanan ${orderId}, yang dibatalkan di Loket, juga ditutup di sana.`,
+  'attention.mismatch_acknowledged': ({ orderId }) => `Jawaban yang tidak cocok untuk ${orderId} sudah ditandai.`,
+  'attention.mismatch_not_applied': ({ orderId }) =>
+    `Jawaban gateway tidak cocok dengan pesanan ${orderId} (pesanan, jumlah, atau metode lain): tidak diterapkan.`,
   'attention.still_unknown': ({ orderId }) => `Hasil ${orderId} masih belum diketahui.`,
   'attention.item.unknown': ({ amount, methodId }, say) =>
     `Terkirim, tetapi hasilnya belum diketahui: mungkin sudah ditagih (${say.rupiah(amount)}, ${say.method(methodId)}).`,
@@ -147,6 +158,8 @@ export const reasonsId: ReasonWords = {
     `Dibayar setelah ${say.state(state)}: uangnya ada di suatu tempat (${say.rupiah(amount)}, ${say.method(methodId)}).`,
   'attention.item.overdue': ({ amount, methodId }, say) =>
     `Masih menunggu pembayaran melewati batas waktunya: gateway belum memberi kabar (${say.rupiah(amount)}, ${say.method(methodId)}).`,
+  'attention.item.mismatch': ({ amount, methodId }, say) =>
+    `Gateway menjawab dengan pesanan, jumlah, atau metode lain: tidak diterapkan (${say.rupiah(amount)}, ${say.method(methodId)}).`,
   'attention.item.unknown_order': ({ status, amount }, say) =>
     `Callback ${status}${amount === undefined ? '' : ` ${say.rupiah(amount)}`} yang sah untuk pesanan yang tidak ada di kasir ini.`,
   'attention.item.amount_mismatch': ({ status, amount, orderAmount }, say) =>

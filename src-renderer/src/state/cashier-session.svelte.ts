@@ -9,6 +9,7 @@ import { i18n } from '../i18n/i18n.svelte';
 import { printHtml } from '../lib/print';
 import { markOrderEvent } from '../lib/timing';
 import { ChargeManager, PAYMENT_STATES_SHOWN } from './charge.svelte';
+import { LatePaymentsManager } from './late-payments.svelte';
 import { ManagerSession } from './manager-session.svelte';
 import { PaymentPanelManager } from './payment-panel.svelte';
 import { PreferencesManager } from './preferences.svelte';
@@ -40,6 +41,8 @@ export class CashierSession {
   readonly today: TodayOrdersManager;
   readonly till: TillManager;
   readonly manager: ManagerSession;
+  /** Payments that came in after their sale ended: shown on every screen until seen. */
+  readonly late: LatePaymentsManager;
 
   readonly #client: CashierClient;
   readonly #cleanups: (() => void)[] = [];
@@ -79,6 +82,7 @@ export class CashierSession {
       onPayment: (order) => this.payment.show(order),
     });
     this.today = new TodayOrdersManager({ api, timeZone: () => this.timeZone, now: options.now ?? systemNow });
+    this.late = new LatePaymentsManager({ api });
   }
 
   get info(): AppInfo | null {
@@ -154,6 +158,7 @@ export class CashierSession {
       return;
     }
     await this.#restoreSale(true);
+    await this.late.load();
   }
 
   /**
@@ -289,6 +294,7 @@ export class CashierSession {
     this.charge.observe(order);
     this.payment.observe(order);
     this.today.observe(order);
+    this.late.observe(order);
   }
 
   /** After the live channel comes back: events may have been missed. */
@@ -316,5 +322,6 @@ export class CashierSession {
     // The server's current sale wins: the two screens never show two different sales.
     await this.#restoreSale(false);
     await this.today.reload();
+    await this.late.load();
   }
 }

@@ -59,7 +59,7 @@ export function problemFrom(failure: ChargeFailure, order?: Order, callError?: C
 }
 
 export interface ChargeDeps {
-  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay'>;
+  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale'>;
   /** The methods on offer, for the fields the chosen one takes. */
   methods: () => readonly PaymentMethod[];
   /** Something else holds the screen: an order on the payment panel, or an action on it in flight. */
@@ -140,9 +140,13 @@ export class ChargeManager {
       // outcome too, and Charge stays blocked until the cashier has read the message.
       if (error.code === 'network' || error.code === 'internal')
         this.#problem = problemFrom({ class: 'unknown', retry: 'may_exist', message: error.message }, undefined, error);
-      // Another sale is still waiting on the customer display: nothing was sent.
-      else if (error.code === 'conflict') this.#problem = { kind: 'waiting', error, action: 'show' };
-      else this.#problem = { kind: 'error', error, action: null };
+      // Another sale is still open: nothing was sent. When it is an order whose outcome is unknown (it may have been
+      // charged; it holds the till even after its message was closed), that order's warning comes back.
+      else if (error.code === 'conflict') {
+        const held = await this.#heldSale();
+        if (held) this.restore(held);
+        else this.#problem = { kind: 'waiting', error, action: 'show' };
+      } else this.#problem = { kind: 'error', error, action: null };
       return 'problem';
     } finally {
       this.#charging = false;
@@ -236,6 +240,16 @@ export class ChargeManager {
       this.#deps.onPayment(order);
     } else {
       this.#problem = problemFrom(problem.failure, order, problem.callError);
+    }
+  }
+
+  /** The till's current sale when its outcome is unknown (Loket sends no other order until it is settled). */
+  async #heldSale(): Promise<Order | undefined> {
+    try {
+      const current = await this.#deps.api.currentSale();
+      return current?.order.state === 'unknown' ? current.order : undefined;
+    } catch {
+      return undefined;
     }
   }
 

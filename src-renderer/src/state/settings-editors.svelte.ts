@@ -222,6 +222,8 @@ export interface GatewayDraft {
   timeoutSeconds: string;
   inquiryPath: string;
   timeZone: string;
+  /** Live mode over a plain http:// address (answers unsigned), allowed on purpose. */
+  allowHttp: boolean;
   /** The gateway's callbacks come to a listener of Loket's own. */
   listener: boolean;
   listenerHost: string;
@@ -258,6 +260,7 @@ export class GatewayEditor extends SectionEditor<GatewayDraft> {
     'gateway.timeoutMs': 'timeoutSeconds',
     'gateway.inquiryPath': 'inquiryPath',
     'gateway.timeZone': 'timeZone',
+    'gateway.allowHttp': 'allowHttp',
     'callbackListener.host': 'listenerHost',
     'callbackListener.port': 'listenerPort',
     'callbackListener.path': 'listenerPath',
@@ -275,6 +278,7 @@ export class GatewayEditor extends SectionEditor<GatewayDraft> {
       timeoutSeconds: String((g?.timeoutMs ?? 15_000) / 1000),
       inquiryPath: g?.inquiryPath ?? '',
       timeZone: g?.timeZone ?? DEFAULT_GATEWAY_TIME_ZONE,
+      allowHttp: g?.allowHttp ?? false,
       listener: l !== null,
       listenerHost: l?.host ?? LISTENER_DEFAULTS.host,
       listenerPort: String(l?.port ?? LISTENER_DEFAULTS.port),
@@ -377,6 +381,8 @@ export class GatewayEditor extends SectionEditor<GatewayDraft> {
     }
     if (changed.has('inquiryPath')) patch.inquiryPath = d.inquiryPath.trim() === '' ? null : d.inquiryPath.trim();
     if (changed.has('timeZone')) patch.timeZone = d.timeZone;
+    // Sent only when the manager changed it (a first gateway needs no "off": off is the rule).
+    if (this.changed('allowHttp')) patch.allowHttp = d.allowHttp;
 
     const stored = view.settings.callbackListener;
     if (!d.listener) {

@@ -250,6 +250,26 @@ describe('what a failure allows is read from failure.retry', () => {
     expect(fake.callsOf('createOrder')).toHaveLength(1);
   });
 
+  test('an order whose outcome is unknown holds the till: after its message is closed, Charge brings it back', async () => {
+    const { fake, charge } = setup();
+    const unknown = makeOrder({ state: 'unknown', delivery: 'sent' });
+    fake.on('createOrder', () => ({
+      ok: false,
+      order: unknown,
+      failure: failure({ class: 'unknown', retry: 'may_exist' }),
+    }));
+    expect(await charge.charge()).toBe('problem');
+    charge.dismissProblem();
+    expect(charge.outcomeOpen).toBe(false);
+    // The server refuses any other order while that one is unknown; its warning comes back, with Check again.
+    fake.fail('createOrder', new CallError('conflict', 'the outcome of order … is still unknown'));
+    fake.on('currentSale', () => ({ order: unknown, receiptPrinted: false }));
+    expect(await charge.charge()).toBe('problem');
+    expect(charge.problem).toMatchObject({ kind: 'unknown', action: 'check', order: { id: unknown.id } });
+    expect(charge.outcomeOpen).toBe(true);
+    expect(charge.canCharge).toBe(false);
+  });
+
   test('safe_to_resend: Retry sends the same order again, by its id, never a new one', async () => {
     const { fake, charge, handed } = setup();
     const notSent = makeOrder({ state: 'unknown', delivery: 'not_sent' });

@@ -304,6 +304,7 @@ export function figures(day: string, paid: { count: number; amount: number } = {
     to: day,
     timeZone: 'Asia/Jakarta',
     paid,
+    latePaid: { count: 0, amount: 0 },
     orders: paid,
     byMethod: paid.count ? [{ methodId: 'qris_dynamic', label: 'QRIS', ...paid, paid }] : [],
     byState: paid.count ? [{ state: 'paid', ...paid }] : [],
