@@ -235,7 +235,11 @@ function folderWriteError(dir: string): string | undefined {
   }
 }
 
-/** The data folder, created 0700 (and tightened if it exists and is ours); on Windows the profile protects it. */
+/**
+ * The data folder, created 0700 (and tightened if it exists and is ours); on Windows the profile protects it. A shared
+ * folder with the sticky bit (/tmp) is never changed: a database file put straight into /tmp by root once made /tmp
+ * 0700 and locked every other account out of it.
+ */
 export function makePrivateDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -251,8 +255,10 @@ export function makePrivateDir(dir: string): void {
   }
   if (process.platform === 'win32') return;
   try {
-    const mode = statSync(dir).mode & 0o777;
-    if (mode !== PRIVATE_DIR_MODE && statSync(dir).uid === process.getuid?.()) chmodSync(dir, PRIVATE_DIR_MODE);
+    const stats = statSync(dir);
+    const sticky = (stats.mode & 0o1000) !== 0;
+    if (!sticky && (stats.mode & 0o777) !== PRIVATE_DIR_MODE && stats.uid === process.getuid?.())
+      chmodSync(dir, PRIVATE_DIR_MODE);
   } catch {
     // Not ours to change (a folder the administrator set up): leave it as they chose.
   }

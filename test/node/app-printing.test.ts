@@ -148,8 +148,16 @@ describe('one original per sale: every later receipt says COPY', () => {
       printer: { host: '127.0.0.1', port, paper: 58 },
     });
     const order = await paidSale(host);
-    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({ ok: true, message: 'Receipt printed.' });
-    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({ ok: true, message: 'Copy printed.' });
+    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({
+      ok: true,
+      message: 'Receipt printed.',
+      reason: { key: 'print.done', params: { what: 'receipt' } },
+    });
+    expect(await host.app.printReceipt(order.id, { copy: false })).toEqual({
+      ok: true,
+      message: 'Copy printed.',
+      reason: { key: 'print.done', params: { what: 'copy' } },
+    });
     await expect.poll(() => received.length).toBe(2);
     const [original, again] = received.map((b) => b.toString('latin1'));
     expect(original).not.toContain('SALINAN');
@@ -201,7 +209,11 @@ describe('one original per sale: every later receipt says COPY', () => {
       const paid = await app.simulatePayment(charged.order!.id);
       expect((await app.printReceipt(paid.id, { copy: false })).ok).toBe(false);
       fail = false;
-      expect(await app.printReceipt(paid.id, { copy: false })).toEqual({ ok: true, message: 'Copy printed.' });
+      expect(await app.printReceipt(paid.id, { copy: false })).toEqual({
+        ok: true,
+        message: 'Copy printed.',
+        reason: { key: 'print.done', params: { what: 'copy' } },
+      });
       expect(jobs).toEqual([false, true]);
     } finally {
       await l.close();
@@ -221,14 +233,18 @@ describe('the payment slip of a virtual account or a store code', () => {
     const charged = await host.app.createOrder({ methodId: 'va_bni', amount: 150000, itemName: 'Beras premium' });
     expect(charged.order?.state).toBe('awaiting_payment');
     const va = (charged.order!.instruction as { va: string }).va;
-    expect(await host.app.printPaymentSlip(charged.order!.id)).toEqual({ ok: true, message: 'Payment slip printed.' });
+    expect(await host.app.printPaymentSlip(charged.order!.id)).toEqual({
+      ok: true,
+      message: 'Payment slip printed.',
+      reason: { key: 'print.done', params: { what: 'slip' } },
+    });
     await expect.poll(() => received.length).toBe(1);
     const text = received[0]!.toString('latin1');
     expect(text).toContain('SLIP PEMBAYARAN');
     expect(text).toContain(va.replace(/(.{4})(?=.)/g, '$1 '));
     expect(text).toContain('Rp150.000');
     expect(text).toContain('Cara membayar');
-    expect(text).toMatch(/Batas bayar +\d{4}-\d{2}-\d{2} \d{2}:\d{2} WIB/);
+    expect(text).toMatch(/Batas bayar +\d{2}\/\d{2}\/\d{4} \d{2}\.\d{2} WIB/);
     expect(text).toContain('SANDBOX');
     expect(text).not.toContain('LUNAS');
     // A slip is not a receipt: the sale's receipt is still to be printed, as the original.
@@ -236,6 +252,7 @@ describe('the payment slip of a virtual account or a store code', () => {
     expect(await host.app.printReceipt(charged.order!.id, { copy: false })).toEqual({
       ok: true,
       message: 'Receipt printed.',
+      reason: { key: 'print.done', params: { what: 'receipt' } },
     });
   });
 
@@ -297,7 +314,11 @@ describe('the OS printer chosen in settings (the desktop app prints through Elec
 
     // A payment slip goes to the same device, as HTML of the paper width.
     const va = await host.app.createOrder({ methodId: 'va_bni', amount: 150000, itemName: 'Beras' });
-    expect(await host.app.printPaymentSlip(va.order!.id)).toEqual({ ok: true, message: 'Payment slip printed.' });
+    expect(await host.app.printPaymentSlip(va.order!.id)).toEqual({
+      ok: true,
+      message: 'Payment slip printed.',
+      reason: { key: 'print.done', params: { what: 'slip' } },
+    });
     expect(jobs[2]!.options).toEqual({ deviceName: 'EPSON TM-T82', silent: true });
     expect(jobs[2]!.html).toContain('SLIP PEMBAYARAN');
     expect(jobs[2]!.html).toContain('size: 80mm');

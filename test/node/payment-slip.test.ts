@@ -67,14 +67,14 @@ describe('the payment slip', () => {
     expect(slip.lines).toEqual([
       { key: 'provider', label: 'Bank', value: 'BCA' },
       { key: 'customer', label: 'Nama', value: 'Budi Santoso' },
-      { key: 'deadline', label: 'Batas bayar', value: '2026-11-24 01:29 WIB' },
+      { key: 'deadline', label: 'Batas bayar', value: '24/11/2026 01.29 WIB' },
       { key: 'item', label: 'Barang', value: 'Kopi susu gula aren' },
       { key: 'order', label: 'No. pesanan', value: 'T01-20261122-182955001-7F3K' },
     ]);
     expect(slip.total).toEqual({ label: 'JUMLAH YANG DIBAYAR', amount: 25000, text: 'Rp25.000' });
     expect(slip.steps?.title).toBe('Cara membayar');
     // The time never breaks across lines: no-break hyphens and spaces (the printer prints - and space).
-    expect(slip.steps?.items).toContain('Bayar Rp25.000 sebelum 2026\u201111\u201124\u00a001:29\u00a0WIB.');
+    expect(slip.steps?.items).toContain('Bayar Rp25.000 sebelum 24/11/2026\u00a001.29\u00a0WIB.');
     expect(slip.steps?.items[0]).toBe('Buka ATM, m-banking atau internet banking BCA.');
     expect(slip.paid).toBe(false);
     expect(slip.notes).toContain('Bukan bukti pembayaran.');
@@ -90,10 +90,10 @@ describe('the payment slip', () => {
       label: 'Pay at',
       value: 'Alfamart',
     });
-    expect(slip.lines.find((l) => l.key === 'deadline')?.value).toBe('2026-11-24 02:29 WITA');
+    expect(slip.lines.find((l) => l.key === 'deadline')?.value).toBe('24/11/2026 02:29 WITA');
     expect(slip.lines.some((l) => l.key === 'customer')).toBe(false);
     expect(slip.steps?.items[0]).toBe('Go to the cashier at any Alfamart.');
-    expect(slip.steps?.items).toContain('Pay Rp150.000 before 2026\u201111\u201124\u00a002:29\u00a0WITA.');
+    expect(slip.steps?.items).toContain('Pay Rp150.000 before 24/11/2026\u00a002:29\u00a0WITA.');
     expect(slip.total.label).toBe('AMOUNT TO PAY');
   });
 

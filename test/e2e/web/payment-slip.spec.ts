@@ -24,7 +24,7 @@ test('a VA waiting for payment: one click prints its slip — the number grouped
   expect(slip).toContain('BNI');
   expect(slip).toContain('Rp150.000');
   expect(slip).toContain('Cara membayar');
-  expect(slip).toMatch(/Batas bayar\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} WIB/);
+  expect(slip).toMatch(/Batas bayar\s+\d{2}\/\d{2}\/\d{4} \d{2}\.\d{2} WIB/);
   expect(slip).toContain('Bukan bukti pembayaran.');
   expect(slip).toContain('SANDBOX');
   // The sale goes on: still waiting, still on the panel, and its receipt is still to be printed as the original.

@@ -387,7 +387,7 @@ describe('the payment slip: the code to take to an ATM or a store', () => {
     expect(panel.order).toBe(order);
   });
 
-  test('with a printer: printed there; a failure is told as the slip’s, with the printer’s words', async () => {
+  test('with a printer: printed there; a failure is told as the slip’s, with the reason in the screen’s words', async () => {
     const { fake, panel, printed } = setup({ networkPrinter: true });
     const order = vaOrder();
     panel.show(order);
@@ -395,9 +395,10 @@ describe('the payment slip: the code to take to an ATM or a store', () => {
     await panel.printSlip();
     expect(fake.callsOf('printPaymentSlip')).toEqual([[order.id]]);
     expect(panel.notice).toEqual({ kind: 'slip_printed' });
-    fake.on('printPaymentSlip', () => ({ ok: false, message: 'printer refused the connection' }));
+    const why = { key: 'print.failed', params: { problem: 'refused' } } as const;
+    fake.on('printPaymentSlip', () => ({ ok: false, message: 'printer refused the connection', reason: why }));
     await panel.printSlip();
-    expect(panel.notice).toEqual({ kind: 'slip_failed', detail: 'printer refused the connection' });
+    expect(panel.notice).toEqual({ kind: 'slip_failed', reason: why });
     expect(printed).toEqual([]);
   });
 
