@@ -6,6 +6,8 @@ test('cashier: idle, with field errors, with a gateway error, with a payment pan
   cashier,
   loket,
 }) => {
+  // Six axe runs on one page: on a busy two-core machine they alone can take half a minute.
+  test.slow();
   await expect(cashier.locator('html')).toHaveAttribute('lang', 'id');
   await expect(cashier.getByRole('banner')).toBeVisible();
   await expect(cashier.getByRole('main')).toBeVisible();

@@ -36,10 +36,10 @@ test('an internal error says, in the screen’s language, that the log has the d
   await setUpManager(cashier, { name: 'Nama', pin: 'PIN (4–8 angka)', again: 'Ulangi PIN' });
   const error = cashier.getByTestId('manager-setup').getByRole('alert');
   await expect(error).toContainText('Terjadi kesalahan di dalam Loket; rinciannya tercatat di log.');
-  await expect(error).toContainText(`Rincian: ${logFile}`);
+  await expect(error).toContainText(logFile);
 
   await cashier.getByLabel('Bahasa').selectOption('en');
   await cashier.getByTestId('setup-submit').click();
   await expect(error).toContainText('Something went wrong inside Loket; the log has the details.');
-  await expect(error).toContainText(`Details: ${logFile}`);
+  await expect(error).toContainText(logFile);
 });
