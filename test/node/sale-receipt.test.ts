@@ -242,7 +242,7 @@ describe('the receipt of a refund', () => {
     ]);
     expect(rows(r).filter((x) => ['item', 'refundQty'].includes(x.key))).toEqual([
       { key: 'item', label: 'Roti tawar' },
-      { key: 'refundQty', label: 'Kembali 1 / 2', value: formatRupiah(input.plan.lines[0]!.amount), sub: true },
+      { key: 'refundQty', label: 'Kembali 1 dari 2', value: formatRupiah(input.plan.lines[0]!.amount), sub: true },
     ]);
     if (input.payout.kind !== 'cash') throw new Error('a cash refund');
     expect(r.total.text).toBe(formatRupiah(input.payout.handedBack));

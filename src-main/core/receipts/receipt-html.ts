@@ -32,7 +32,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** Type size in mm: the browser preview, the PDF and the printer agree; 80 mm paper gets slightly larger type. */
-const BASE_FONT_MM: Readonly<Record<HtmlPaper, number>> = { 58: 2.7, 80: 3.2, A4: 3.6 };
+const BASE_FONT_MM: Readonly<Record<HtmlPaper, number>> = { 58: 2.7, 80: 3.2, A4: 3.2 };
 const LINE_HEIGHT = 1.3;
 /** A monospace character is 0.6 em wide; a little more, so that the page-height estimate errs on the long side. */
 const CHAR_EM = 0.61;
@@ -110,7 +110,7 @@ dd { margin: 0 0 0 auto; min-width: 0; max-width: 100%; text-align: right; overf
 .steps-title { font-weight: 700; }
 .steps ol { margin: 0.5mm 0 0; padding-left: 1.8em; }
 .steps li { margin: 0.3mm 0; overflow-wrap: anywhere; }
-${sections ? sectionCss(f) : ''}@media screen {
+${sections ? sectionCss(f, paper) : ''}@media screen {
   html { background: #e8e8e8; }
   ${screen}
 }
@@ -118,13 +118,27 @@ ${sections ? sectionCss(f) : ''}@media screen {
 }
 
 /** The rules of a sale's struk only (an order's receipt and a slip have no sections, and keep their bytes). */
-function sectionCss(f: number): string {
-  return `/* A sale's struk: blocks of rows (the goods, the sums, the taxes, the tenders). */
+function sectionCss(f: number, paper: HtmlPaper): string {
+  // On A4 the goods are a table: the name, then its quantity × price and its amount on the same line (a discount on
+  // the next, under them); each row's cells are placed in the grid's columns directly (display: contents).
+  const table =
+    paper === 'A4'
+      ? `.sec-items dl { display: grid; grid-template-columns: 1fr auto auto; column-gap: ${mm(GAP_MM * 2)}; }
+.sec-items .row { display: contents; }
+.sec-items .row-item dt { grid-column: 1; overflow-wrap: anywhere; }
+.sec-items .sub dt { grid-column: 2; }
+.sec-items .sub dd { grid-column: 3; }
+`
+      : '';
+  return `${table}/* A sale's struk: blocks of rows (the goods, the sums, the taxes, the tenders). */
 .sec-title { font-weight: 700; }
 .sec .sub { padding-left: ${SUB_INDENT_EM}em; }
 .sec .text dt { white-space: pre-line; }
 .sec .strong dt, .sec .strong dd { font-weight: 700; }
 .sec .large { font-size: ${mm(f * SIZE.large)}; font-weight: 700; line-height: 1.2; }
+/* On A4 a long struk goes on to a second sheet: never inside a row, nor between an item and its quantity. */
+.row, .total { break-inside: avoid; }
+.sec .sub { break-before: avoid; }
 `;
 }
 

@@ -64,7 +64,7 @@ const TEXT = {
   staff: { id: 'Kasir', en: 'Cashier' },
   invoice: { id: 'Faktur pajak', en: 'Tax invoice' },
   seller: { id: 'Penjual', en: 'Seller' },
-  npwp: { id: 'NPWP', en: 'NPWP (tax ID)' },
+  npwp: { id: 'NPWP', en: 'NPWP' },
   invoiceSerial: { id: 'No. seri', en: 'Serial no.' },
   invoiceDate: { id: 'Tanggal', en: 'Date' },
   discount: { id: 'Diskon', en: 'Discount' },
@@ -75,8 +75,10 @@ const TEXT = {
   taxesIncluded: { id: 'Harga sudah termasuk pajak', en: 'Prices include tax' },
   taxesAdded: { id: 'Pajak', en: 'Tax' },
   net: { id: 'Sebelum pajak', en: 'Before tax' },
-  dpp: { id: 'DPP', en: 'DPP (tax base)' },
-  dppOther: { id: 'DPP nilai lain', en: 'DPP (tax base)' },
+  // Indonesian tax terms on an English struk too: DPP (the tax base) and NPWP (the tax number) are what the tax
+  // office and the buyer's books call them.
+  dpp: { id: 'DPP', en: 'DPP' },
+  dppOther: { id: 'DPP nilai lain', en: 'DPP' },
   ppn: { id: 'PPN', en: 'VAT (PPN)' },
   pbjt: { id: 'PBJT', en: 'PBJT' },
   service: { id: 'Biaya layanan', en: 'Service charge' },
@@ -97,8 +99,9 @@ const TEXT = {
   refunded: { id: 'DIKEMBALIKAN', en: 'REFUNDED' },
   refundedItems: { id: 'Barang dikembalikan', en: 'Items refunded' },
   returned: { id: 'Kembali', en: 'Returned' },
-  saleRounding: { id: 'Bagian pembulatan penjualan', en: 'Share of the sale’s rounding' },
-  cashRounding: { id: 'Pembulatan tunai', en: 'Cash rounding' },
+  of: { id: 'dari', en: 'of' },
+  saleRounding: { id: 'Pembulatan (penjualan)', en: 'Rounding (sale)' },
+  cashRounding: { id: 'Pembulatan (tunai)', en: 'Rounding (cash)' },
   how: { id: 'Cara pengembalian', en: 'How it was refunded' },
   cashFromDrawer: { id: 'Tunai dari laci', en: 'Cash from the drawer' },
   outside: { id: 'Di luar Loket', en: 'Outside Loket' },
@@ -370,7 +373,7 @@ export function buildRefundReceipt(input: RefundReceiptInput, ctx: SaleReceiptCo
   for (const line of plan.lines) {
     const sold = input.saleLines.find((l) => l.lineId === line.lineId);
     items.push({ key: 'item', label: sold?.name ?? line.lineId });
-    const of = sold ? `${line.qty} / ${sold.qty}` : String(line.qty);
+    const of = sold ? `${line.qty} ${t(TEXT.of)} ${sold.qty}` : String(line.qty);
     items.push({
       key: 'refundQty',
       label: `${t(TEXT.returned)} ${of}`,
