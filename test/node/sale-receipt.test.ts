@@ -129,6 +129,26 @@ describe('the struk of a sale', () => {
     }
   });
 
+  it('prints the stored figures even where they disagree with a recomputation: the struk never works them out', () => {
+    // Figures the sale's side stored are the truth; a struk that recomputed them would show other numbers here.
+    const input = qris20();
+    const stored = { ...input, figures: { ...input.figures, ppn: 12_345, dpp: 99_999, subtotal: 1 } };
+    stored.lines = stored.lines.map((l, i) => (i === 0 ? { ...l, gross: 7 } : l));
+    const r = buildSaleReceipt(stored, CTX);
+    expect(valueOf(r, 'ppn')).toBe('Rp12.345');
+    expect(valueOf(r, 'dpp')).toBe('Rp99.999');
+    expect(valueOf(r, 'subtotal')).toBe('Rp1');
+    expect(rowsOf(r, 'qty')[0]?.value).toBe('Rp7');
+    expect(r.total.text).toBe('Rp609.000');
+    // And both printers print what the model says.
+    const doc = renderReceiptHtml(r, { paper: 80 });
+    const printed = printedLines(renderEscPos(r, { paper: 80 })).map((l) => l.text);
+    for (const row of rows(r).filter((x) => x.value !== undefined)) {
+      expect(doc).toContain(`<dd>${row.value!}</dd>`);
+      expect(printed.some((l) => l.endsWith(toPrinterText(row.value!)))).toBe(true);
+    }
+  });
+
   it('PBJT and a service charge added to the prices: their own lines, with their rates, summing to the total', () => {
     const input = pbjtSale();
     const r = buildSaleReceipt(input, ctx({ lang: 'en' }));

@@ -1,5 +1,5 @@
 import type { Lang } from '../../common/app-info';
-import { formatDay } from '../../common/dates';
+import { formatDateTime, formatDay } from '../../common/dates';
 import { dayIn } from '../../common/gateway-time';
 import { formatRupiah } from '../../common/money';
 import type { PaymentMethod } from '../../common/payment-methods';
@@ -196,7 +196,7 @@ function tenderRows(tender: SaleReceiptTender, ctx: SaleReceiptContext): { rows:
     rows.push({
       key: 'paidAt',
       label: t(TEXT.paidAt),
-      value: formatReceiptTime(new Date(order.paidAt), timeZone, lang),
+      value: formatDateTime(order.paidAt, timeZone, lang),
       sub: true,
     });
   rows.push({
@@ -220,7 +220,7 @@ export function buildSaleReceipt(input: SaleReceiptInput, ctx: SaleReceiptContex
   const lines: ReceiptLine[] = [];
   const add = lineAdder(lines, lang);
   add('serial', TEXT.serial, input.serial);
-  add('time', TEXT.time, formatReceiptTime(new Date(when), timeZone, lang));
+  add('time', TEXT.time, formatDateTime(when, timeZone, lang));
   add('staff', TEXT.staff, personName(input.staff));
   add('sale', TEXT.sale, input.saleId);
 
@@ -363,7 +363,7 @@ export function buildRefundReceipt(input: RefundReceiptInput, ctx: SaleReceiptCo
   const lines: ReceiptLine[] = [];
   const add = lineAdder(lines, lang);
   add('refund', TEXT.refund, input.refundId);
-  add('time', TEXT.time, formatReceiptTime(new Date(input.at), timeZone, lang));
+  add('time', TEXT.time, formatDateTime(input.at, timeZone, lang));
   add('sale', TEXT.originalSale, input.saleId);
   add('serial', TEXT.originalSerial, input.saleSerial);
   add('staff', TEXT.staff, personName(input.staff));
