@@ -369,6 +369,10 @@ describe('the struk on paper', () => {
 
   it('HTML: A4 is an A4 page; thermal paper grows with the 20 lines; every text escaped', () => {
     const a4 = saleReceiptHtml(pkpSale(), { ...CTX, paper: 'A4' });
+    expect(a4).toContain('<title>STRUK PENJUALAN T01-2026-000042</title>');
+    expect(refundReceiptHtml(cashRefundOfOneLine(), { ...CTX, paper: 80 })).toContain(
+      '<title>STRUK PENGEMBALIAN R-T01-2026-000007</title>',
+    );
     expect(a4).toContain('@page { size: A4 portrait; margin: 15mm }');
     expect(a4).not.toMatch(/size: 58mm|size: 80mm/);
     const long = buildSaleReceipt(qris20(), CTX);

@@ -291,7 +291,9 @@ export function renderReceiptHtml(receipt: Receipt, opts: ReceiptHtmlOptions): s
   const notes = receipt.notes.length
     ? `\n<div class="notes">${receipt.notes.map((n) => `<p>${e(n)}</p>`).join('')}</div>`
     : '';
-  const title = `${receipt.title} ${receipt.lines.find((l) => l.key === 'order')?.value ?? ''}`.trim();
+  // The document's name (a saved PDF's default file name): the title and the order's, refund's or struk's number.
+  const number = ['order', 'refund', 'serial'].map((key) => receipt.lines.find((l) => l.key === key)).find(Boolean);
+  const title = `${receipt.title} ${number?.value ?? ''}`.trim();
   const code = receipt.code
     ? `\n<hr>\n<div class="code"><div class="code-label">${e(receipt.code.label)}</div><div class="code-value">${e(receipt.code.text)}</div></div>`
     : '';
