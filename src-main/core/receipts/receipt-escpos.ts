@@ -1,5 +1,5 @@
 import { BreakLine, CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
-import type { PaperWidth, Receipt, ReceiptMark } from './receipt-model';
+import type { PaperWidth, Receipt, ReceiptMark, ReceiptSection } from './receipt-model';
 
 export interface EscPosOptions {
   paper: PaperWidth;
@@ -178,6 +178,39 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
     style('normal', false);
   }
 
+  /**
+   * A sale's block of rows: a value goes on the right of its label when both fit, else under it, right-aligned; a
+   * row without a value is wrapped text (an item's name); sub-rows are indented two columns; a large row (the
+   * change) is double height.
+   */
+  const section = (sec: ReceiptSection) => {
+    p.drawLine();
+    if (sec.title) {
+      style('normal', true);
+      printWrapped(sec.title);
+      style('normal', false);
+    }
+    for (const r of sec.rows) {
+      const indent = r.sub ? '  ' : '';
+      if (r.large) style('tall', true);
+      else if (r.strong) p.bold(true);
+      const label = txt(r.label);
+      if (r.value === undefined) {
+        for (const part of r.label.split('\n'))
+          for (const line of wrapText(txt(part), width - indent.length)) p.println(`${indent}${line}`);
+      } else {
+        const value = txt(r.value);
+        if (indent.length + label.length + 1 + value.length <= width) p.leftRight(`${indent}${label}`, value);
+        else {
+          for (const line of wrapText(label, width - indent.length)) p.println(`${indent}${line}`);
+          for (const part of wrapText(value, width - indent.length - 2)) p.println(part.padStart(width, ' '));
+        }
+      }
+      if (r.large) style('normal', false);
+      else if (r.strong) p.bold(false);
+    }
+  };
+
   p.alignLeft();
   p.drawLine();
   for (const line of receipt.lines) {
@@ -193,6 +226,7 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
     }
     if (strong) p.bold(false);
   }
+  (receipt.sections?.beforeTotal ?? []).forEach(section);
   p.drawLine();
 
   p.alignCenter();
@@ -208,6 +242,7 @@ export function renderEscPos(receipt: Receipt, opts: EscPosOptions): Buffer {
     style('normal', false);
   }
   p.alignLeft();
+  (receipt.sections?.afterTotal ?? []).forEach(section);
   p.drawLine();
   if (receipt.steps) {
     style('normal', true);

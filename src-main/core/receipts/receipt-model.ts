@@ -38,7 +38,13 @@ export type ReceiptLineKey =
   | 'status'
   /** A payment slip's bank or store, and the time to pay before. */
   | 'provider'
-  | 'deadline';
+  | 'deadline'
+  /** A sale's struk and a refund's (sale-receipt.ts). */
+  | 'serial'
+  | 'sale'
+  | 'staff'
+  | 'refund'
+  | 'approvedBy';
 
 export interface ReceiptLine {
   /** What the line is, for renderers and tests; never shown. */
@@ -67,6 +73,33 @@ export interface Receipt {
   code?: { label: string; text: string };
   /** A payment slip: how to pay, in short numbered steps. */
   steps?: { title: string; items: string[] };
+  /**
+   * A sale's struk (sale-receipt.ts): blocks of rows printed between the lines and the total (the tax invoice's
+   * fields, the goods, the sums and taxes), and after the total (the tenders, the change).
+   */
+  sections?: { beforeTotal: ReceiptSection[]; afterTotal: ReceiptSection[] };
+}
+
+/** A block of rows on a sale's struk, under an optional heading. */
+export interface ReceiptSection {
+  /** What the block is, for renderers and tests; never shown. */
+  key: string;
+  title?: string;
+  rows: ReceiptRow[];
+}
+
+/**
+ * A row: its text on the left (wrapped as needed), its value (an amount) on the right. A row without a value is a
+ * line of text of its own (an item's name). `sub` rows belong to the row above and are indented under it (an item's
+ * quantity × price, a tender's order number); `large` rows are printed larger and bold (the change).
+ */
+export interface ReceiptRow {
+  key: string;
+  label: string;
+  value?: string;
+  sub?: boolean;
+  strong?: boolean;
+  large?: boolean;
 }
 
 export interface ReceiptContext {
@@ -163,30 +196,7 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
   else add('time', TEXT.createdAt, showStoredTime(order.createdAt, timeZone, lang));
   add('item', TEXT.item, order.itemName);
   add('itemId', TEXT.itemId, order.itemId);
-  add('method', TEXT.method, ctx.method ? ctx.method.label[lang] : order.methodId);
-
-  const ins = order.instruction;
-  if (ins?.type === 'virtual_account') {
-    add(
-      order.kind === 'va_cstore' ? 'paymentCode' : 'va',
-      order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va,
-      ins.va,
-    );
-    add('customer', TEXT.customer, ins.customer_name ?? order.customerName);
-  } else if (order.customerName) {
-    add('customer', TEXT.customer, order.customerName);
-  }
-  if (ins?.type === 'sms_reply') add('smsCode', TEXT.smsCode, ins.sms_code);
-  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone)
-    add('phone', TEXT.phone, maskPhone(order.phone));
-
-  const transactionId =
-    order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);
-  add('transaction', TEXT.transaction, transactionId);
-  if (order.state === 'rejected' && order.rejection) {
-    const { retcode, message } = order.rejection;
-    add('reason', TEXT.reason, retcode ? `${message} (${retcode})` : message);
-  }
+  lines.push(...orderPaymentLines(order, ctx.method, lang));
   add('status', TEXT.status, t(RECEIPT_STATUS[order.state]));
 
   const marks: ReceiptMark[] = [];
@@ -210,6 +220,51 @@ export function buildReceipt(order: Order, ctx: ReceiptContext): Receipt {
     footer: ctx.footerText || t(TEXT.footer),
     printedAt: { label: t(TEXT.printedAt), value: formatReceiptTime(ctx.printedAt, timeZone, lang) },
   };
+}
+
+/**
+ * What the receipt says of an order's payment: the method, the VA or payment code and its customer name, the SMS
+ * code, the masked phone, the gateway's transaction id and, for a refused order, the reason. Shared by an order's
+ * receipt and a sale's struk (a gateway tender), so both say it the same way.
+ */
+export function orderPaymentLines(
+  order: Pick<
+    Order,
+    'methodId' | 'kind' | 'instruction' | 'customerName' | 'phone' | 'gatewayTransactionId' | 'state' | 'rejection'
+  >,
+  method: PaymentMethod | undefined,
+  lang: Lang,
+): ReceiptLine[] {
+  const t = (text: Text) => text[lang];
+  const lines: ReceiptLine[] = [];
+  const add = (key: ReceiptLineKey, label: Text, value: string | undefined) => {
+    if (value !== undefined && value !== '') lines.push({ key, label: t(label), value });
+  };
+  add('method', TEXT.method, method ? method.label[lang] : order.methodId);
+
+  const ins = order.instruction;
+  if (ins?.type === 'virtual_account') {
+    add(
+      order.kind === 'va_cstore' ? 'paymentCode' : 'va',
+      order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va,
+      ins.va,
+    );
+    add('customer', TEXT.customer, ins.customer_name ?? order.customerName);
+  } else if (order.customerName) {
+    add('customer', TEXT.customer, order.customerName);
+  }
+  if (ins?.type === 'sms_reply') add('smsCode', TEXT.smsCode, ins.sms_code);
+  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone)
+    add('phone', TEXT.phone, maskPhone(order.phone));
+
+  const transactionId =
+    order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);
+  add('transaction', TEXT.transaction, transactionId);
+  if (order.state === 'rejected' && order.rejection) {
+    const { retcode, message } = order.rejection;
+    add('reason', TEXT.reason, retcode ? `${message} (${retcode})` : message);
+  }
+  return lines;
 }
 
 /** The store's name, then its address and its own header lines, one per line as the manager typed them. */
