@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CASH_SETTINGS, type CashSettings } from '../common/cash';
 import { formatGatewayDate } from '../common/gateway-time';
 import { formatRupiah } from '../common/money';
 import { OrderRuleError } from '../common/order-policy';
@@ -12,7 +11,7 @@ import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer, type DrawerPrinter } from '../core/shifts/drawer';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
-import { ShiftService, type CloseInput } from '../core/shifts/shift-service';
+import { cashSettingsOf, ShiftService, type CloseInput } from '../core/shifts/shift-service';
 import { PRIVATE_FILE_MODE } from '../db/open';
 import { withBooks, type Books, type ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
@@ -62,11 +61,6 @@ function countsOf(text: string): Record<string, unknown> {
     out[m[1]!] = /^\d{1,9}$/.test(m[2]!) ? Number(m[2]) : m[2];
   }
   return out;
-}
-
-/** The `cash` section of the settings where this build has one; else its defaults (the pay-out limit). */
-export function cashSettingsOf(settings: LoketSettings): CashSettings {
-  return (settings as LoketSettings & { cash?: CashSettings }).cash ?? DEFAULT_CASH_SETTINGS;
 }
 
 /** The receipt printer as the drawer needs it: the network printer of the settings, else none (or the OS's). */

@@ -57,6 +57,14 @@ export interface ShiftServiceOptions {
   drawerProblem?: (result: DrawerResult, cause: DrawerCause) => void;
 }
 
+/**
+ * The `cash` section of the settings (the pay-out limit) where the settings have one — it comes with the sale's cash
+ * rounding — else its defaults (common/cash.ts).
+ */
+export function cashSettingsOf(settings: object): CashSettings {
+  return (settings as { cash?: CashSettings }).cash ?? DEFAULT_CASH_SETTINGS;
+}
+
 export type CloseInput = { counted: unknown } | { denominations: Readonly<Record<string, unknown>> };
 
 /**
