@@ -25,7 +25,7 @@ import type {
   TillStatus,
 } from './manager';
 import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
-import type { ShiftChangeResult, ShiftCloseResult, ShiftReport, ShiftView } from './shifts';
+import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from './shifts';
 import type {
   AttentionItem,
   AttentionResult,
@@ -345,13 +345,13 @@ interface Results {
   printDayReport: PrintResult;
   prepareExport: DownloadTicket;
   docsSection: DocsSection;
-  currentShift: ShiftView | null;
-  openShift: ShiftChangeResult;
-  shiftMovement: ShiftChangeResult;
+  currentShift: TillShift | null;
+  openShift: TillShiftChange;
+  shiftMovement: TillShiftChange;
   closeShift: ShiftCloseResult;
   shiftReport: ShiftReport;
   shiftReportHtml: ReceiptView;
-  noSale: ShiftChangeResult;
+  noSale: TillShiftChange;
   printShiftReport: PrintResult;
 }
 

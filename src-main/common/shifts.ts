@@ -62,6 +62,19 @@ export interface ShiftView {
   count?: ShiftCount;
 }
 
+/**
+ * The shift as the cashier's screen gets it: without its cash figures, so that what the drawer should hold is not seen
+ * before the blind count (the close's answer is the first to say it; the X report is the manager's print).
+ */
+export type TillShift = Omit<ShiftView, 'cash'>;
+
+/** What the cashier's screen gets for a change of the shift. */
+export interface TillShiftChange {
+  shift: TillShift;
+  event: ShiftEventView;
+  drawer: DrawerResult;
+}
+
 /** What a tender brought in during the shift: cash from the drawer's events, the rest from the sales' tenders. */
 export interface ShiftTenderLine {
   tender: 'cash' | 'gateway' | 'other';

@@ -1,5 +1,5 @@
 import type { ApiHandlers, PrintResult, ReceiptView, ShiftApiMethod } from '../../common/api';
-import type { ShiftReport } from '../../common/shifts';
+import type { ShiftChangeResult, ShiftReport, ShiftView, TillShift, TillShiftChange } from '../../common/shifts';
 import type { AuditActor } from '../audit/audit-log';
 import type { ReportDoc } from '../reports/report-model';
 import type { ShiftService } from './shift-service';
@@ -21,11 +21,15 @@ export class ShiftApi implements Pick<ApiHandlers, ShiftApiMethod> {
     private readonly o: ShiftApiOptions,
   ) {}
 
-  currentShift: ApiHandlers['currentShift'] = () => this.service.current();
+  currentShift: ApiHandlers['currentShift'] = () => {
+    const open = this.service.current();
+    return open && blind(open);
+  };
 
-  openShift: ApiHandlers['openShift'] = (input) => this.service.open(input, this.o.actor());
+  openShift: ApiHandlers['openShift'] = async (input) => blindChange(await this.service.open(input, this.o.actor()));
 
-  shiftMovement: ApiHandlers['shiftMovement'] = (input) => this.service.movement(input, this.o.actor());
+  shiftMovement: ApiHandlers['shiftMovement'] = async (input) =>
+    blindChange(await this.service.movement(input, this.o.actor()));
 
   closeShift: ApiHandlers['closeShift'] = (input) => this.service.close(input, this.o.actor());
 
@@ -35,8 +39,18 @@ export class ShiftApi implements Pick<ApiHandlers, ShiftApiMethod> {
     html: this.o.html(this.o.doc(this.service.report(shiftId))),
   });
 
-  noSale: ApiHandlers['noSale'] = (input) => this.service.noSale(input, this.o.actor());
+  noSale: ApiHandlers['noSale'] = async (input) => blindChange(await this.service.noSale(input, this.o.actor()));
 
   printShiftReport: ApiHandlers['printShiftReport'] = ({ shiftId }) =>
     this.o.print(this.o.doc(this.service.report(shiftId)));
+}
+
+/** The shift without what the drawer should hold: the cashier sees that only in the answer to the count. */
+function blind(shift: ShiftView): TillShift {
+  const { cash: _cash, ...rest } = shift;
+  return rest;
+}
+
+function blindChange(change: ShiftChangeResult): TillShiftChange {
+  return { ...change, shift: blind(change.shift) };
 }
