@@ -13,7 +13,7 @@ import { ShiftBook } from '../core/shifts/shift-book';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService, type CloseInput } from '../core/shifts/shift-service';
 import { PRIVATE_FILE_MODE } from '../db/open';
-import { withBooks, type Books, type ReportCommandOptions } from './books';
+import { readBooks, withBooks, type Books, type ReportCommandOptions } from './books';
 import { cliUser, defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -43,7 +43,8 @@ Loket is live, the training log in training mode. Denominations: note100000 note
 note2000 note1000 coin1000 coin500 coin200 coin100.
 
 Exit codes: 0 ok, 2 invalid input (naming the field and the rule) or refused (no open shift, one already open),
-6 the order log cannot be used, 7 while the app or serve runs on the data folder.
+6 the order log cannot be used, 7 while the app or serve runs on the data folder (all but report, which only
+reads).
 `;
 
 /** A whole number of rupiah as typed; anything else is passed on as typed, for the rule to name it. */
@@ -145,7 +146,9 @@ export async function runShiftCommand(
 
   const env = options.env ?? process.env;
   const actor = cliUser(env);
-  return withBooks(options, async (books) => {
+  // The report only reads: it works beside the app or serve (docs/cli.md, "Who writes the data folder").
+  const open = sub === 'report' ? readBooks : withBooks;
+  return open(options, async (books) => {
     const shifts = serviceOf(books, env);
     const tz = books.settings.timeZone;
     const mark = books.training ? ' [SANDBOX: the training log]' : '';
