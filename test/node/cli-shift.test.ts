@@ -147,6 +147,19 @@ describe('npm run cli -- shift', () => {
   });
 });
 
+describe('beside the app', () => {
+  it('the report reads while another process holds the data folder; a change is refused', async () => {
+    await shift('open', '--float', '1000');
+    const app = openStoreBooks({ dataDir: dir.path, env: {}, holder: 'the app' });
+    try {
+      expect(JSON.parse((await shift('report', '--json')).out)).toMatchObject({ kind: 'X', expected: 1000 });
+      await expect(shift('pay-in', '--amount', '5', '--reason', 'coins')).rejects.toThrow(/the app/);
+    } finally {
+      app.close();
+    }
+  });
+});
+
 describe('the drawer', () => {
   it('gets the ESC/POS pulse ESC p 0 25 250 through the network printer on open, pay-out, no sale and close', async () => {
     const printer = await printerStandIn();
