@@ -3,6 +3,7 @@ import {
   apiMethodNames,
   ORDER_API_METHODS,
   BOOKS_API_METHODS,
+  SHIFT_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -49,6 +50,12 @@ import {
 import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem } from './common/reasons';
 import { printProblemOf } from './core/print-problem';
 import { readDocsSection } from './core/docs';
+import { staffActor, type AuditActor } from './core/audit/audit-log';
+import { printerDrawer, type DrawerPrinter } from './core/shifts/drawer';
+import { ShiftApi } from './core/shifts/shift-api';
+import { ShiftBook } from './core/shifts/shift-book';
+import { buildShiftReportDoc } from './core/shifts/shift-report-doc';
+import { cashSettingsOf, ShiftService } from './core/shifts/shift-service';
 
 export interface AppHostOptions extends OpenOptions {
   version: string;
@@ -88,6 +95,8 @@ export interface AppHost {
   readonly store: StoreBooks;
   /** Backups and the daily integrity check (a test steps them). */
   readonly upkeep: Upkeep;
+  /** This till's shifts on the order log in use; its `ledger` is the CashLedger a sale's cash goes through. */
+  readonly shifts: ShiftService;
   close(): Promise<void>;
 }
 
@@ -104,6 +113,7 @@ const KEYCHAIN_STATUS_MS = 60_000;
 interface Running {
   readonly loket: Loket;
   readonly app: AppService;
+  readonly shifts: ShiftApi;
   close(): Promise<void>;
 }
 
@@ -198,7 +208,56 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     };
   };
 
-  /** Exports prepared and not yet fetched: fetched once, within a few minutes. */
+  /** The day's report or a shift's: ESC/POS on the receipt printer, or the A4 page on the OS printer. */
+  const printReportDoc = async (doc: ReportDoc): Promise<PrintResult> => {
+    const printer = reportPrinterOf(settings());
+    if (!printer)
+      return {
+        ok: false,
+        message: 'No printer is set up: print the A4 page from the screen instead.',
+        reason: reason('print.no_printer', { what: 'report' }),
+      };
+    try {
+      await printer.send(doc);
+      return {
+        ok: true,
+        message: `The report printed on ${printer.name}.`,
+        reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'report' }),
+      };
+    } catch (err) {
+      return {
+        ok: false,
+        message: (err as Error).message,
+        reason: reason('print.failed', {
+          ...(printer.label ? { printer: printer.label } : {}),
+          problem: printProblemOf(err, printer),
+        }),
+      };
+    }
+  };
+
+  /** The receipt printer as the cash drawer needs it (drawer.ts): the network printer, the OS printer, or none. */
+  const drawerPrinter = (): DrawerPrinter => {
+    const s = settings();
+    const network =
+      options.printer ??
+      (s.printer.kind === 'network' && s.printer.host && s.printer.port
+        ? { host: s.printer.host, port: s.printer.port }
+        : undefined);
+    if (network)
+      return {
+        kind: 'network',
+        label: `${network.host}:${network.port}`,
+        send: (bytes) => sendToNetworkPrinter(bytes, { host: network.host, port: network.port }),
+      };
+    return s.printer.kind === 'system' && options.systemPrinter ? { kind: 'system' } : { kind: 'none' };
+  };
+  /** Who acts at the till: the member of staff signed in, else the till itself. */
+  const tillActor = (): AuditActor => {
+    const staff = manager.tillStaff();
+    return staff ? staffActor(staff) : { name: 'till (nobody signed in)', source: 'app' };
+  };
+
   /**
    * Exports prepared and not yet fetched: fetched once, within a few minutes. Each holds the books it was prepared
    * from (the log, its kind and the store's settings then): a switch between training and live in between must
@@ -213,33 +272,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     training: () => current.loket.training,
     settings,
     staff: () => store.access.staff.list({ includeInactive: true }),
-    printReport: async (doc) => {
-      const s = settings();
-      const printer = reportPrinterOf(s);
-      if (!printer)
-        return {
-          ok: false,
-          message: 'No printer is set up: print the A4 page from the screen instead.',
-          reason: reason('print.no_printer', { what: 'report' }),
-        };
-      try {
-        await printer.send(doc);
-        return {
-          ok: true,
-          message: `The day's report printed on ${printer.name}.`,
-          reason: reason('print.done', { ...(printer.label ? { printer: printer.label } : {}), what: 'report' }),
-        };
-      } catch (err) {
-        return {
-          ok: false,
-          message: (err as Error).message,
-          reason: reason('print.failed', {
-            ...(printer.label ? { printer: printer.label } : {}),
-            problem: printProblemOf(err, printer),
-          }),
-        };
-      }
-    },
+    printReport: (doc) => printReportDoc(doc),
     afterClose: async () => void (await upkeep.backup('close-day')),
     prepareDownload: (request) => {
       for (const [id, d] of downloads) if (d.expires < Date.now()) downloads.delete(id);
@@ -505,6 +538,35 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           : {}),
         watch,
       });
+      const shiftService = new ShiftService({
+        book: new ShiftBook(loket.db),
+        clock,
+        terminalId: () => loket.terminalId,
+        timeZone: () => settings().timeZone,
+        cash: () => cashSettingsOf(settings()),
+        drawer: printerDrawer(drawerPrinter),
+        approver: store.access,
+        audit: store.audit,
+        staffName: (id) => store.access.staff.get(id)?.name,
+        // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
+        drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
+      });
+      const shifts = new ShiftApi(shiftService, {
+        actor: tillActor,
+        doc: (report) => {
+          const s = settings();
+          return buildShiftReportDoc(report, {
+            storeName: s.storeName,
+            ...(s.storeAddress ? { storeAddress: s.storeAddress } : {}),
+            lang: s.lang,
+            printedAt: clock.now(),
+            training: loket.training,
+            methods: loket.methods,
+          });
+        },
+        html: (doc) => renderReportHtml(doc),
+        print: (doc) => printReportDoc(doc),
+      });
       const unsubscribe = app.subscribe(emit);
       // Answers the disk could not take are written as soon as it does (and before the next charge).
       const flushTimer = setInterval(() => {
@@ -524,6 +586,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return {
         loket,
         app,
+        shifts,
         close: async () => {
           clearInterval(flushTimer);
           unwatchLog();
@@ -621,6 +684,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         lastCallAt = Date.now();
         return charging ? charges.track(() => call(...args)) : call(...args);
       };
+    } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {
+      // The shift lives in the order log in use: it waits for a runtime switch like the order methods.
+      app[method] = (...args) =>
+        gate.run(() => (current.shifts[method as keyof ShiftApi] as (...a: unknown[]) => unknown)(...args));
     } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
       // The books read and change the order log in use: they wait for a runtime switch like the order methods.
       app[method] = (...args) =>
@@ -650,6 +717,9 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     },
     store,
     upkeep,
+    get shifts() {
+      return current.shifts.service;
+    },
     close: async () => {
       await upkeep.stop();
       await gate.exclusive(async () => {

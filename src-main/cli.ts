@@ -15,6 +15,7 @@ import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
 import { STORE_USAGE } from './cli/store-usage';
+import { runShiftCommand, SHIFT_USAGE } from './cli/shift-commands';
 import { runServeCommand, SERVE_USAGE } from './web/command';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -28,6 +29,7 @@ Commands:
   export     the order log of a day or of days, as CSV or XLSX (docs/export.md)
   report     a day's figures, attention items, closing and changes after it (also as an A4 page)
   close-day  close a store day: its figures are kept for good, then a backup
+  shift      open a shift with its float, pay-ins and pay-outs, close it with a blind count, its X/Z report
   attention  what needs a manager, and acting on it (attention resolve)
   config     settings, the gateway and its secrets, payment methods, training and live
   staff      list, add or remove staff
@@ -41,6 +43,7 @@ Commands:
 ${ORDER_USAGE}
 ${EXPORT_USAGE}
 ${REPORT_USAGE}
+${SHIFT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
 ${BACKUP_USAGE}
@@ -86,6 +89,12 @@ async function main(argv: string[]): Promise<number> {
         : command === 'close-day'
           ? runCloseDayCommand(rest)
           : runAttentionCommand(rest);
+    case 'shift':
+      if (wantsHelp) {
+        process.stdout.write(SHIFT_USAGE);
+        return EXIT.OK;
+      }
+      return runShiftCommand(rest);
     case 'export':
       if (wantsHelp) {
         process.stdout.write(EXPORT_USAGE);

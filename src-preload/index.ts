@@ -60,6 +60,14 @@ const api = {
   printDayReport: (...args) => invoke('printDayReport', ...args),
   prepareExport: (...args) => invoke('prepareExport', ...args),
   docsSection: (...args) => invoke('docsSection', ...args),
+  currentShift: (...args) => invoke('currentShift', ...args),
+  openShift: (...args) => invoke('openShift', ...args),
+  shiftMovement: (...args) => invoke('shiftMovement', ...args),
+  closeShift: (...args) => invoke('closeShift', ...args),
+  shiftReport: (...args) => invoke('shiftReport', ...args),
+  shiftReportHtml: (...args) => invoke('shiftReportHtml', ...args),
+  noSale: (...args) => invoke('noSale', ...args),
+  printShiftReport: (...args) => invoke('printShiftReport', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);

@@ -25,6 +25,7 @@ import type {
   TillStatus,
 } from './manager';
 import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
+import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from './shifts';
 import type {
   AttentionItem,
   AttentionResult,
@@ -66,6 +67,10 @@ const staffName = z
   .min(1)
   .max(STAFF_NAME_MAX * 4);
 const secretName = z.enum(['appkey', 'signing-secret']);
+/** A manager's PIN given at the till to allow one thing (a pay-out over the limit, a no sale): whose, and the PIN. */
+const managerPin = z.object({ staffId, pin: pinSchema }).strict();
+/** Amounts and reasons of a shift are checked by its rules (common/cash.ts), which name the field and the rule. */
+const shiftRef = z.object({ shiftId: z.string().min(1).max(64).optional() }).strict();
 const SETTINGS_SECTIONS = ['store', 'gateway', 'printer', 'display', 'language', 'access', 'backup'] as const;
 /** Browser mode reads at most 64 KiB per call; an operator's method list is a few kilobytes. */
 const IMPORT_TEXT_MAX = 60_000;
@@ -178,6 +183,30 @@ export const apiArgSchemas = {
       })
       .strict(),
   ]),
+  // This till's shift and its drawer (docs/tenders.md, "Shifts"): the cashier's, a manager's PIN where it is needed.
+  currentShift: z.tuple([]),
+  openShift: z.tuple([z.object({ float: z.number() }).strict()]),
+  shiftMovement: z.tuple([
+    z
+      .object({
+        type: z.enum(['pay_in', 'pay_out']),
+        amount: z.number(),
+        reason: z.string().max(1000),
+        managerPin: managerPin.optional(),
+      })
+      .strict(),
+  ]),
+  /** The blind count, as one total or by denomination: the answer is the first to say what was expected. */
+  closeShift: z.tuple([
+    z.union([
+      z.object({ counted: z.number() }).strict(),
+      z.object({ denominations: z.record(z.string().max(20), z.number()) }).strict(),
+    ]),
+  ]),
+  shiftReport: z.tuple([shiftRef]),
+  shiftReportHtml: z.tuple([shiftRef]),
+  noSale: z.tuple([z.object({ reason: z.string().max(1000), managerPin }).strict()]),
+  printShiftReport: z.tuple([shiftRef]),
   /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
   docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
   auditLog: z.tuple([
@@ -316,6 +345,14 @@ interface Results {
   printDayReport: PrintResult;
   prepareExport: DownloadTicket;
   docsSection: DocsSection;
+  currentShift: TillShift | null;
+  openShift: TillShiftChange;
+  shiftMovement: TillShiftChange;
+  closeShift: ShiftCloseResult;
+  shiftReport: ShiftReport;
+  shiftReportHtml: ReceiptView;
+  noSale: TillShiftChange;
+  printShiftReport: PrintResult;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -357,7 +394,19 @@ export const BOOKS_API_METHODS = [
   'prepareExport',
 ] as const satisfies readonly ApiMethodName[];
 export type BooksApiMethod = (typeof BOOKS_API_METHODS)[number];
-export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod>;
+/** This till's shift (core/shifts/shift-api.ts): on the order log in use, like the order methods. */
+export const SHIFT_API_METHODS = [
+  'currentShift',
+  'openShift',
+  'shiftMovement',
+  'closeShift',
+  'shiftReport',
+  'shiftReportHtml',
+  'noSale',
+  'printShiftReport',
+] as const satisfies readonly ApiMethodName[];
+export type ShiftApiMethod = (typeof SHIFT_API_METHODS)[number];
+export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod | ShiftApiMethod>;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];
 

@@ -96,6 +96,21 @@ export interface ReasonParams {
   'print.no_printer': { what: 'receipt' | 'test' | 'report' | 'slip' };
   'print.failed': { printer?: string; problem: PrintProblem };
 
+  // ------------------------------------------------------------ shifts and the drawer (docs/tenders.md)
+  'shift.none_open': Record<string, never>;
+  'shift.already_open': { shiftId: string };
+  'shift.not_found': { shiftId: string };
+  /** A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination). */
+  'shift.field_rule': { field: string; rule: string };
+  /** A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason). */
+  'shift.manager_pin': { refusal: string; retryAfterMs?: number };
+  'drawer.opened': { printer?: string };
+  'drawer.no_printer': Record<string, never>;
+  /** The OS printer prints pages, not raw bytes: the drawer behind it cannot be pulsed. */
+  'drawer.system_printer': Record<string, never>;
+  'drawer.failed': { printer?: string; problem: PrintProblem };
+  'day.shift_open': { day: string; shiftId: string; businessDay: string };
+
   // ------------------------------------------------------------ the manager's books
   /** A query the books cannot answer; `field` names it (from, to, state, search, …). */
   'books.bad_query': { field: string };

@@ -114,6 +114,27 @@ export interface DayReport {
    */
   waiting: WaitingOrder[];
   waitingCount: number;
+  /**
+   * The shifts that opened on the day (a shift past midnight is its opening day's): each one's cash, and once closed
+   * its blind count and variance (docs/end-of-day.md, "Shifts and the cash variance").
+   */
+  shifts?: DayShift[];
+}
+
+/** A shift of the day as the day report shows it. */
+export interface DayShift {
+  id: string;
+  terminalId: string;
+  state: 'open' | 'closed';
+  openedAt: string;
+  closedAt?: string;
+  openedBy: string;
+  float: number;
+  /** What the drawer should hold now (open), or held at the close (closed). */
+  expected: number;
+  counted?: number;
+  /** counted − expected: below 0 the drawer was short. */
+  difference?: number;
 }
 
 /** An order of the day still waiting, as the close confirmation names it. */

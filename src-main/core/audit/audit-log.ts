@@ -24,6 +24,11 @@ export const AUDIT_ACTIONS = [
   'attention.resolved',
   'day.closed',
   'orders.exported',
+  'shift.opened',
+  'shift.paid_in',
+  'shift.paid_out',
+  'shift.no_sale',
+  'shift.closed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -20,6 +20,9 @@ import { attention } from './attention';
 import { reason } from '../../common/reasons';
 import { invalidQuery, refused } from './errors';
 import { dbOf, stmt, storeDays, type Books } from './sql';
+import { ShiftBook } from '../shifts/shift-book';
+import type { DayShift } from '../../common/reports';
+import type { ShiftView } from '../../common/shifts';
 
 /** The store's staff, former members too (StaffStore.list({ includeInactive: true })), to name them. */
 export type StaffNames = readonly { id: number; name: string }[];
@@ -361,6 +364,15 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
   if (name.length < 1 || name.length > 100) throw invalidQuery('closed by', 'a name of 1 to 100 characters');
 
   const write = db.transaction((): ClosingRecord => {
+    // A shift still open on the day (or before) has cash not yet counted: the day waits for its blind count.
+    const openShift = new ShiftBook(db).openUpTo(day)[0];
+    if (openShift)
+      throw refused(
+        `${day} cannot be closed while shift ${openShift.id} (opened ${openShift.businessDay} on ` +
+          `${openShift.terminalId}) is open: close the shift with its count first ` +
+          '(npm run cli -- shift close --counted AMOUNT)',
+        reason('day.shift_open', { day, shiftId: openShift.id, businessDay: openShift.businessDay }),
+      );
     // Read under the write lock: figures, the open items and the last event are one moment of the books.
     const existing = closingRow(db, day);
     if (existing)
@@ -480,6 +492,29 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     afterClosing: changes,
     training: options.training ?? false,
     ...waitingOrders(db, range, options.training ?? false),
+    shifts: hasShifts(db) ? new ShiftBook(db).ofDay(day).map(dayShift) : [],
+  };
+}
+
+/** A log opened read-only at a version before the shifts (migration 11) has none to report. */
+function hasShifts(db: Database): boolean {
+  return (
+    stmt<[], number>(db, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'shifts'").pluck().get()! >
+    0
+  );
+}
+
+function dayShift(s: ShiftView): DayShift {
+  return {
+    id: s.id,
+    terminalId: s.terminalId,
+    state: s.state,
+    openedAt: s.openedAt,
+    ...(s.closedAt ? { closedAt: s.closedAt } : {}),
+    openedBy: s.openedBy.name,
+    float: s.float,
+    expected: s.count?.expected ?? s.cash.expected,
+    ...(s.count ? { counted: s.count.counted, difference: s.count.difference } : {}),
   };
 }
 
@@ -527,5 +562,6 @@ export function dayReportJson(report: DayReport): Record<string, unknown> {
     ...(report.closing ? { closing: report.closing } : {}),
     afterClosing: report.afterClosing,
     training: report.training,
+    shifts: report.shifts ?? [],
   };
 }

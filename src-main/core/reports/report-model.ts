@@ -8,6 +8,7 @@ import {
   type AttentionAction,
   type AttentionKind,
   type DayReport,
+  type DayShift,
   type ReportFigures,
 } from '../../common/reports';
 import { formatDateTime, formatDay } from '../../common/dates';
@@ -34,7 +35,19 @@ export interface PaperEntry {
   strong?: boolean;
 }
 
-export type ReportSectionKey = 'summary' | 'byMethod' | 'byState' | 'byStaff' | 'attention' | 'afterClosing';
+export type ReportSectionKey =
+  | 'summary'
+  | 'byMethod'
+  | 'byState'
+  | 'byStaff'
+  | 'attention'
+  | 'afterClosing'
+  // The day's shifts with their cash variance; and the sections of a shift's X/Z report (core/shifts/shift-report-doc.ts).
+  | 'shifts'
+  | 'shiftTenders'
+  | 'shiftCash'
+  | 'shiftMovements'
+  | 'shiftCount';
 
 export interface ReportSection {
   key: ReportSectionKey;
@@ -298,6 +311,7 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     })),
     empty: t(TEXT.noAttention),
   });
+  if (report.shifts && report.shifts.length > 0) sections.push(shiftsSection(report.shifts, tz, lang));
   if (closing) {
     // One line per order: a sale made after closing is one change to the day, not its four events.
     const changed = afterClosingByOrder(report.afterClosing);
@@ -333,6 +347,50 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     status,
     sections,
     printedAt: { label: t(TEXT.printedAt), value: formatDateTime(ctx.printedAt, tz, lang) },
+  };
+}
+
+const SHIFT_TEXT = {
+  shifts: { id: 'Shift dan selisih kas', en: 'Shifts and the cash variance' },
+  shift: { id: 'Shift', en: 'Shift' },
+  opened: { id: 'Dibuka', en: 'Opened' },
+  expected: { id: 'Seharusnya', en: 'Expected' },
+  counted: { id: 'Dihitung', en: 'Counted' },
+  difference: { id: 'Selisih', en: 'Difference' },
+  stillOpen: { id: 'masih terbuka', en: 'still open' },
+} satisfies Record<string, Text>;
+
+/** The day's shifts: each one's expected cash, and once closed its blind count and the difference. */
+function shiftsSection(shifts: readonly DayShift[], tz: string, lang: Lang): ReportSection {
+  const t = (x: Text) => x[lang];
+  const variance = (s: DayShift) => (s.difference === undefined ? t(SHIFT_TEXT.stillOpen) : formatRupiah(s.difference));
+  return {
+    key: 'shifts',
+    title: t(SHIFT_TEXT.shifts),
+    columns: [
+      { label: t(SHIFT_TEXT.shift), align: 'left' },
+      { label: t(SHIFT_TEXT.opened), align: 'left', nowrap: true },
+      { label: t(SHIFT_TEXT.expected), align: 'right' },
+      { label: t(SHIFT_TEXT.counted), align: 'right' },
+      { label: t(SHIFT_TEXT.difference), align: 'right' },
+    ],
+    rows: shifts.map((s) => [
+      `${s.id} (${s.openedBy})`,
+      time(s.openedAt, tz, lang),
+      formatRupiah(s.expected),
+      s.counted === undefined ? '' : formatRupiah(s.counted),
+      variance(s),
+    ]),
+    paper: shifts.map((s) => ({
+      label: s.id,
+      value: variance(s),
+      detail: [
+        `${s.openedBy}, ${time(s.openedAt, tz, lang)}`,
+        `${t(SHIFT_TEXT.expected)} ${formatRupiah(s.expected)}` +
+          (s.counted === undefined ? '' : `, ${t(SHIFT_TEXT.counted)} ${formatRupiah(s.counted)}`),
+      ],
+    })),
+    empty: '',
   };
 }
 

@@ -26,7 +26,7 @@ export type UnlockResult = { ok: true; session: ManagerSession; staff: StaffSumm
 export type PinCheckResult = { ok: true; staff: StaffSummary } | PinRefusal;
 
 /** What a PIN was entered for, as the audit log's `pin.failed` records it. */
-type PinPurpose = 'manager_unlock' | 'sign_in' | 'pin_change';
+type PinPurpose = 'manager_unlock' | 'sign_in' | 'pin_change' | 'manager_approval';
 
 export interface AccessControlOptions {
   clock?: Clock;
@@ -115,6 +115,15 @@ export class AccessControl {
     const checked = await this.checkPin(staffId, pin, 'sign_in', false);
     if (checked.ok) this.audit.record({ actor: staffActor(checked.staff), action: 'staff.signed_in' });
     return checked;
+  }
+
+  /**
+   * A manager's PIN given at the till to allow one thing a cashier may not do alone (a pay-out over the limit, a
+   * "no sale"): checked as every PIN is (the same lockout, a wrong one audited as `pin.failed`), opening no session.
+   * The caller audits what was allowed, naming the manager.
+   */
+  async approveAsManager(staffId: number, pin: string): Promise<PinCheckResult> {
+    return this.checkPin(staffId, pin, 'manager_approval', true);
   }
 
   /**

@@ -54,6 +54,14 @@ const METHODS = {
   printDayReport: true,
   prepareExport: true,
   docsSection: true,
+  currentShift: true,
+  openShift: true,
+  shiftMovement: true,
+  closeShift: true,
+  shiftReport: true,
+  shiftReportHtml: true,
+  noSale: true,
+  printShiftReport: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];

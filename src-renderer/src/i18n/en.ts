@@ -640,7 +640,12 @@ export const en: Messages = {
       format: 'format',
       file: 'file',
     },
-    attempts: { manager_unlock: 'opening the manager screens', sign_in: 'signing in', pin_change: 'changing the PIN' },
+    attempts: {
+      manager_unlock: 'opening the manager screens',
+      sign_in: 'signing in',
+      pin_change: 'changing the PIN',
+      manager_approval: "approving at the till (manager's PIN)",
+    },
     probeMethods: { inquiry: 'status inquiry', invalid_create: 'refused test order' },
     how: { name: 'by name', pin: 'with PIN', setup: 'first manager set up' },
     actions: {
@@ -665,6 +670,11 @@ export const en: Messages = {
       'attention.resolved': 'Attention item resolved',
       'day.closed': 'Day closed',
       'orders.exported': 'Orders exported',
+      'shift.opened': 'Shift opened',
+      'shift.paid_in': 'Cash paid in',
+      'shift.paid_out': 'Cash paid out',
+      'shift.no_sale': 'Drawer opened without a sale',
+      'shift.closed': 'Shift closed (blind count)',
     },
   },
   days: {

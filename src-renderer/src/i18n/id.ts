@@ -661,7 +661,12 @@ export const id = {
       format: 'format',
       file: 'berkas',
     },
-    attempts: { manager_unlock: 'membuka layar manajer', sign_in: 'masuk', pin_change: 'mengganti PIN' },
+    attempts: {
+      manager_unlock: 'membuka layar manajer',
+      sign_in: 'masuk',
+      pin_change: 'mengganti PIN',
+      manager_approval: 'persetujuan di kasir (PIN manajer)',
+    },
     probeMethods: { inquiry: 'pengecekan status', invalid_create: 'pesanan uji yang ditolak' },
     how: { name: 'dengan nama', pin: 'dengan PIN', setup: 'penyiapan manajer pertama' },
     actions: {
@@ -686,6 +691,11 @@ export const id = {
       'attention.resolved': 'Item perhatian ditangani',
       'day.closed': 'Hari ditutup',
       'orders.exported': 'Pesanan diekspor',
+      'shift.opened': 'Shift dibuka',
+      'shift.paid_in': 'Kas masuk',
+      'shift.paid_out': 'Kas keluar',
+      'shift.no_sale': 'Laci dibuka tanpa penjualan',
+      'shift.closed': 'Shift ditutup (hitungan buta)',
     },
   },
   /** A range of store days, as the books ask for it. */

@@ -33,6 +33,16 @@ const orders = (n: number) => (n === 1 ? '1 order is' : `${n} orders are`);
 const http = (status: number, retcode?: string) => `HTTP ${status}${retcode ? `, retcode ${retcode}` : ''}`;
 
 /** English words of every reason. */
+/** The rule a shift's field broke (common/cash.ts, CashRule), in a few words. */
+const shiftRuleEn: Record<string, string> = {
+  amount: 'a whole number of rupiah, more than 0',
+  reason: 'say why, in 3 to 200 characters',
+  drawer: 'more than the cash the drawer should hold',
+  count: 'a whole number of notes or coins, 0 or more',
+  denomination: 'not an Indonesian note or coin Loket counts',
+  pin: "a manager's PIN is needed",
+};
+
 export const reasonsEn: ReasonWords = {
   'arguments.invalid': ({ field }) => `This request was not accepted (${field}).`,
 
@@ -112,6 +122,27 @@ export const reasonsEn: ReasonWords = {
     })[what],
   'print.failed': ({ printer, problem }) => print[problem](printer ? ` ${printer}` : ''),
 
+  'shift.none_open': () => 'No shift is open on this till: open a shift with its float first.',
+  'shift.already_open': ({ shiftId }) => `A shift is already open on this till (${shiftId}): close it first.`,
+  'shift.not_found': ({ shiftId }) => `There is no shift ${shiftId}.`,
+  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleEn[rule] ?? 'not allowed here'}.`,
+  'shift.manager_pin': ({ refusal }) =>
+    refusal === 'locked_out'
+      ? 'PIN entry is locked for a while after too many wrong PINs.'
+      : refusal === 'not_a_manager'
+        ? 'That member of staff is not a manager: a manager must approve this.'
+        : refusal === 'pin_required'
+          ? "This needs a manager's PIN."
+          : "The manager's PIN is not right.",
+  'drawer.opened': () => 'The cash drawer opened.',
+  'drawer.no_printer': () =>
+    'No receipt printer is set up, so the cash drawer cannot be opened by Loket: open it by hand.',
+  'drawer.system_printer': () =>
+    "The cash drawer cannot be opened through this computer's printer: open it by hand (or use a network printer).",
+  'drawer.failed': ({ printer, problem }) =>
+    `The cash drawer did not open: ${print[problem](printer ? ` ${printer}` : '')}`,
+  'day.shift_open': ({ day, shiftId, businessDay }, say) =>
+    `${say.day(day)} cannot be closed while shift ${shiftId} (opened ${say.day(businessDay)}) is open: close the shift with its count first.`,
   'books.bad_query': ({ field }) => `The books cannot answer this request (${field}).`,
   'day.not_begun': ({ day }, say) =>
     `${say.day(day)} has not begun yet in the store's time zone: a day can be closed from the day itself on.`,

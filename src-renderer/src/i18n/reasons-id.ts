@@ -32,6 +32,16 @@ const modeName = { training: 'latihan', live: 'langsung' } as const;
 const http = (status: number, retcode?: string) => `HTTP ${status}${retcode ? `, retcode ${retcode}` : ''}`;
 
 /** Kata-kata Bahasa Indonesia untuk setiap alasan. */
+/** Aturan yang dilanggar kolom shift (common/cash.ts, CashRule), singkat. */
+const shiftRuleId: Record<string, string> = {
+  amount: 'bilangan bulat rupiah, lebih dari 0',
+  reason: 'sebutkan alasannya, 3 sampai 200 karakter',
+  drawer: 'lebih dari uang yang seharusnya ada di laci',
+  count: 'jumlah lembar atau keping, 0 atau lebih',
+  denomination: 'bukan uang kertas atau logam Indonesia yang dihitung Loket',
+  pin: 'memerlukan PIN manajer',
+};
+
 export const reasonsId: ReasonWords = {
   'arguments.invalid': ({ field }) => `Permintaan ini tidak diterima (${field}).`,
 
@@ -115,6 +125,25 @@ export const reasonsId: ReasonWords = {
     })[what],
   'print.failed': ({ printer, problem }) => print[problem](printer ? ` ${printer}` : ''),
 
+  'shift.none_open': () => 'Tidak ada shift yang terbuka di kasir ini: buka shift dengan modal awalnya dulu.',
+  'shift.already_open': ({ shiftId }) => `Sudah ada shift terbuka di kasir ini (${shiftId}): tutup dulu.`,
+  'shift.not_found': ({ shiftId }) => `Tidak ada shift ${shiftId}.`,
+  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleId[rule] ?? 'tidak diperbolehkan di sini'}.`,
+  'shift.manager_pin': ({ refusal }) =>
+    refusal === 'locked_out'
+      ? 'Memasukkan PIN dikunci sebentar setelah terlalu banyak PIN salah.'
+      : refusal === 'not_a_manager'
+        ? 'Staf itu bukan manajer: manajer harus menyetujui ini.'
+        : refusal === 'pin_required'
+          ? 'Ini memerlukan PIN manajer.'
+          : 'PIN manajer salah.',
+  'drawer.opened': () => 'Laci kas terbuka.',
+  'drawer.no_printer': () => 'Printer struk belum diatur, jadi Loket tidak dapat membuka laci kas: buka secara manual.',
+  'drawer.system_printer': () =>
+    'Laci kas tidak dapat dibuka lewat printer komputer ini: buka secara manual (atau gunakan printer jaringan).',
+  'drawer.failed': ({ printer, problem }) => `Laci kas tidak terbuka: ${print[problem](printer ? ` ${printer}` : '')}`,
+  'day.shift_open': ({ day, shiftId, businessDay }, say) =>
+    `${say.day(day)} tidak dapat ditutup selama shift ${shiftId} (dibuka ${say.day(businessDay)}) masih terbuka: tutup shift dengan hitungannya dulu.`,
   'books.bad_query': ({ field }) => `Pembukuan tidak dapat menjawab permintaan ini (${field}).`,
   'day.not_begun': ({ day }, say) =>
     `${say.day(day)} belum dimulai di zona waktu toko: hari dapat ditutup mulai hari itu sendiri.`,

@@ -1,0 +1,72 @@
+import type { CashIssue } from '../../common/cash';
+import { OrderRuleError, type ApiErrorCode } from '../../common/order-policy';
+import { reason, type Reason } from '../../common/reasons';
+import type { PinRefusal } from '../../common/staff';
+import type { ShiftFieldIssue } from '../../common/shifts';
+
+/**
+ * A broken rule of the shifts (docs/tenders.md, "Shifts"). It extends OrderRuleError so that `toApiError` reports it
+ * with its code, its English message and its reason, as it does the order rules; the CLI exits 2 with the message.
+ */
+export class ShiftRuleError extends OrderRuleError {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    why: Reason,
+    /** Each field that broke its rule, when the input did. */
+    readonly issues: readonly ShiftFieldIssue[] = [],
+  ) {
+    super(message);
+    this.name = 'ShiftRuleError';
+    this.because(why);
+  }
+}
+
+/** Input that breaks the rules of common/cash.ts: every issue named, the first one's field and rule as the reason. */
+export function invalidShiftInput(issues: readonly (CashIssue | ShiftFieldIssue)[]): ShiftRuleError {
+  const first = issues[0]!;
+  return new ShiftRuleError(
+    'invalid_arguments',
+    issues.map((i) => i.message).join('; '),
+    reason('shift.field_rule', { field: first.field, rule: first.rule }),
+    issues.map((i) => ({ field: i.field, rule: i.rule, message: i.message })),
+  );
+}
+
+export function noOpenShift(): ShiftRuleError {
+  return new ShiftRuleError(
+    'conflict',
+    'no shift is open on this till: open a shift with its float first (npm run cli -- shift open --float AMOUNT)',
+    reason('shift.none_open'),
+  );
+}
+
+export function shiftAlreadyOpen(shiftId: string): ShiftRuleError {
+  return new ShiftRuleError(
+    'conflict',
+    `a shift is already open on this till (${shiftId}): close it with its count first`,
+    reason('shift.already_open', { shiftId }),
+  );
+}
+
+export function shiftNotFound(shiftId: string): ShiftRuleError {
+  return new ShiftRuleError('not_found', `no shift ${shiftId}`, reason('shift.not_found', { shiftId }));
+}
+
+/** A manager's PIN was needed (a pay-out over the limit, a no sale) and none was given, or it was refused. */
+export function managerPinRefused(refusal: PinRefusal | { ok: false; reason: 'pin_required' }): ShiftRuleError {
+  const words: Record<PinRefusal['reason'], string> = {
+    wrong_pin: "the manager's PIN is not right",
+    locked_out: 'PIN entry is locked for a while after too many wrong PINs',
+    no_such_staff: 'no active member of staff has that id',
+    not_a_manager: 'that member of staff is not a manager: a manager must approve this',
+    pin_required: "this needs a manager's PIN (managerPin: the manager's staff id and PIN)",
+  };
+  const retryAfterMs = 'retryAfterMs' in refusal ? refusal.retryAfterMs : undefined;
+  return new ShiftRuleError(
+    refusal.reason === 'pin_required' ? 'invalid_arguments' : 'forbidden',
+    `managerPin: ${words[refusal.reason]}`,
+    reason('shift.manager_pin', { refusal: refusal.reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
+    [{ field: 'managerPin', rule: 'pin', message: `managerPin: ${words[refusal.reason]}` }],
+  );
+}

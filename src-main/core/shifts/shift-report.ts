@@ -1,0 +1,41 @@
+import type { ShiftEventView, ShiftReport, ShiftTenderLine, ShiftView } from '../../common/shifts';
+
+/**
+ * What the sales' own tables add to a shift's report: the gateway and "other" tenders taken while it was open (by
+ * method) and the cash rounding lines of its sales. The drawer's events know only cash; the sale's side (core/sales)
+ * knows the rest, and plugs in here. Until it does, a report shows cash alone and rounding 0.
+ */
+export interface ShiftTenderSource {
+  ofShift(shift: ShiftView): { tenders: ShiftTenderLine[]; rounding: number };
+}
+
+export const NO_TENDER_SOURCE: ShiftTenderSource = { ofShift: () => ({ tenders: [], rounding: 0 }) };
+
+/**
+ * The X report (open shift) or Z report (closed) of `shift` from its events: the cash tenders (handed, change, net),
+ * the cash refunds, each pay-in, pay-out and no sale, then `extra`'s other tenders and rounding; the expected cash
+ * is the events' (common/cash.ts, shiftCash), and a closed shift carries its blind count.
+ */
+export function buildShiftReport(
+  shift: ShiftView,
+  events: readonly ShiftEventView[],
+  extra: { tenders: ShiftTenderLine[]; rounding: number },
+): ShiftReport {
+  const tenders = events.filter((e) => e.type === 'cash_tender');
+  const refunds = events.filter((e) => e.type === 'cash_refund');
+  const cash = shift.cash;
+  const cashLine: ShiftTenderLine = { tender: 'cash', count: tenders.length, amount: cash.cashSales };
+  return {
+    kind: shift.state === 'open' ? 'X' : 'Z',
+    shift,
+    tenders: [cashLine, ...extra.tenders.filter((t) => t.tender !== 'cash')],
+    cashTenders: { count: tenders.length, handed: cash.cashIn, change: cash.change, net: cash.cashSales },
+    refunds: { count: refunds.length, amount: cash.cashRefunds },
+    payIns: events.filter((e) => e.type === 'pay_in'),
+    payOuts: events.filter((e) => e.type === 'pay_out'),
+    noSales: events.filter((e) => e.type === 'no_sale'),
+    rounding: extra.rounding,
+    expected: cash.expected,
+    ...(shift.count ? { count: shift.count } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+// The shift's API methods (common/api.ts) served by the app host, as browser mode and the desktop app call them:
+// through the one gate (dispatchApiCall) on a real data folder in training mode, with the cash drawer behind a TCP
+// printer stand-in on 127.0.0.1 that records the bytes; a sale's cash through the ledger opens the drawer too.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { dispatchApiCall, type ApiEnvelope } from '../../src-main/common/api';
+import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { DRAWER_PULSE } from '../../src-main/core/shifts/drawer';
+import { tempDir } from './helpers/loket';
+import { waitFor } from './helpers/wait-for';
+
+let dir: { path: string; remove: () => void };
+let host: AppHost | undefined;
+let server: Server;
+let sockets: Socket[];
+let jobs: Buffer[];
+
+const call = (method: string, ...args: unknown[]): Promise<ApiEnvelope<unknown>> =>
+  dispatchApiCall(host!.app, method, args, () => undefined);
+
+async function ok<T>(method: string, ...args: unknown[]): Promise<T> {
+  const answer = await call(method, ...args);
+  if (!answer.ok) throw new Error(`${method}: ${answer.error.code} ${answer.error.message}`);
+  return answer.result as T;
+}
+
+beforeEach(async () => {
+  dir = tempDir('loket-shift-api-');
+  jobs = [];
+  sockets = [];
+  server = createServer((socket) => {
+    sockets.push(socket);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => jobs.push(Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  host = await startAppHost({
+    version: 't',
+    dataDir: dir.path,
+    env: {},
+    printer: { host: '127.0.0.1', port: (server.address() as AddressInfo).port, paper: 58 },
+  });
+});
+
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  dir.remove();
+});
+
+describe('the shift API', () => {
+  it('opens, moves cash, closes blind and reports; the drawer opens on each, and on a sale’s cash', async () => {
+    expect(await ok('currentShift')).toBeNull();
+    const opened = await ok<{ shift: { id: string }; drawer: { ok: boolean } }>('openShift', { float: 100_000 });
+    expect(opened.drawer).toMatchObject({ ok: true, reason: { key: 'drawer.opened' } });
+    expect(opened.shift.id).toBe('T01-S0001');
+    const paidIn = await ok('shiftMovement', { type: 'pay_in', amount: 20_000, reason: 'coins from the bank' });
+    // Blind: what the drawer should hold is in none of the cashier's answers before the count.
+    for (const answer of [opened, paidIn, await ok('currentShift')])
+      expect(JSON.stringify(answer)).not.toMatch(/expected|120000/);
+
+    // The sale's side records its cash through the ledger, in its own transaction.
+    const shifts = host!.shifts;
+    const db = host!.loket.db;
+    db.transaction(() =>
+      shifts.ledger.record({
+        type: 'cash_tender',
+        handed: 50_000,
+        change: 3_000,
+        shiftId: shifts.ledger.openShiftId(),
+        documentId: 'SALE-1',
+        at: new Date().toISOString(),
+        staffId: null,
+      }),
+    ).immediate();
+    await waitFor(() => jobs.length === 3, 'the drawer to open for the float, the pay-in and the cash tender');
+
+    const x = await ok<{ kind: string; expected: number }>('shiftReport', {});
+    expect(x).toMatchObject({ kind: 'X', expected: 167_000 });
+    const html = await ok<{ html: string }>('shiftReportHtml', {});
+    expect(html.html).toContain('LAPORAN X');
+    expect(await ok('printShiftReport', {})).toMatchObject({ ok: true });
+
+    const closed = await ok<Record<string, unknown>>('closeShift', {
+      denominations: { note100000: 1, note50000: 1, note10000: 1, note5000: 1, note2000: 1 },
+    });
+    expect(closed).toMatchObject({ expected: 167_000, counted: 167_000, difference: 0, status: 'even' });
+    await waitFor(() => jobs.length === 5, 'the report and the drawer at the close');
+    expect(jobs.filter((j) => j.equals(DRAWER_PULSE))).toHaveLength(4);
+    expect(await ok('currentShift')).toBeNull();
+  });
+
+  it('refuses bad input with the field and the rule, and a no sale without a manager’s right PIN', async () => {
+    const bad = await call('openShift', { float: -1 });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        reason: { key: 'shift.field_rule', params: { field: 'float', rule: 'amount' } },
+      },
+    });
+    expect(await call('shiftMovement', { type: 'pay_in', amount: 5, reason: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', reason: { key: 'shift.none_open' } },
+    });
+    await ok('openShift', { float: 0 });
+    expect(await call('shiftMovement', { type: 'pay_in', amount: 5, reason: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', reason: { params: { field: 'reason', rule: 'reason' } } },
+    });
+    // The schema wants the manager's id and PIN; a wrong PIN is refused and never echoed.
+    expect(await call('noSale', { reason: 'change for a note' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments' },
+    });
+    const session = await host!.app.setupManager({ name: 'Bu Sri', pin: '97531864' });
+    const wrong = await call('noSale', {
+      reason: 'change for a note',
+      managerPin: { staffId: session.staff.id, pin: '11112222' },
+    });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'forbidden', reason: { key: 'shift.manager_pin' } } });
+    expect(JSON.stringify(wrong)).not.toContain('11112222');
+    const right = await ok<{ event: { approvedBy: { name: string } } }>('noSale', {
+      reason: 'change for a note',
+      managerPin: { staffId: session.staff.id, pin: '97531864' },
+    });
+    expect(right.event.approvedBy.name).toBe('Bu Sri');
+  });
+});
