@@ -15,7 +15,8 @@ import { reason } from './common/reasons';
 import { readDocsSection } from './core/docs';
 import { routeApi, type HostedApi } from './host/api-routing';
 import { Downloads } from './host/downloads';
-import { KeychainStatusCache, readSecretStatus } from './host/keychain-status';
+import { KeychainStatusCache } from './host/keychain-status';
+import { secretLayersOf } from './adapters/secret-layers';
 import { OrderRuntime } from './host/order-runtime';
 import { HostPrinting, type NetworkPrinterOption, type SystemPrinter } from './host/printing';
 import { hostUpkeep, QuietWindow } from './host/upkeep';
@@ -79,7 +80,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     clock,
   });
   const downloads = new Downloads(clock);
-  const keychain = new KeychainStatusCache(store, clock);
+  const secretLayers = secretLayersOf(store.secrets);
+  const keychain = new KeychainStatusCache(secretLayers, clock);
 
   const info = (loket: Loket): AppInfo => {
     const s = settings();
@@ -141,7 +143,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     openOrders: () => current().loket.log.countOpen(),
     bundledMethods: () => bundled,
     keychainStatus: () => keychain.status(),
-    secretStatus: (name) => readSecretStatus(store, name),
+    secretLayers,
     settingsChanged: async (effect: SettingsEffect, next: LoketSettings) => {
       if (effect === 'runtime') {
         await runtime.rebuild();

@@ -8,7 +8,8 @@ import { dayIn } from '../../src-main/common/gateway-time';
 import { INTEGRITY_EVERY_MS, QUIET_MS } from '../../src-main/core/backup/upkeep';
 import { DOWNLOAD_TTL_MS } from '../../src-main/host/downloads';
 import { KEYCHAIN_STATUS_MS, KeychainStatusCache } from '../../src-main/host/keychain-status';
-import type { StoreBooks } from '../../src-main/runtime';
+import { MemorySecretStore } from '../../src-main/adapters/env-secret-store';
+import { secretLayersOf } from '../../src-main/adapters/secret-layers';
 import { FakeClock } from './helpers/fake-clock';
 import { tempDir } from './helpers/loket';
 
@@ -65,7 +66,9 @@ describe("the keychain's state", () => {
   it('is probed once a minute at most', async () => {
     const clock = new FakeClock();
     let probes = 0;
-    const cache = new KeychainStatusCache({} as StoreBooks, clock, async () => ({ available: ++probes > 1 }));
+    const cache = new KeychainStatusCache(secretLayersOf(new MemorySecretStore('test', {})), clock, async () => ({
+      available: ++probes > 1,
+    }));
     expect(await cache.status()).toEqual({ available: false });
     clock.advance(KEYCHAIN_STATUS_MS - 1);
     expect(await cache.status()).toEqual({ available: false });
