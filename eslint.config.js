@@ -28,6 +28,8 @@ function targetOf(rel) {
   if (rel === 'src-main' || rel === 'src-main/index') return { id: 'index', what: 'src-main/index.ts' };
   if (rel === 'src-main/runtime') return { id: 'runtime', what: 'src-main/runtime.ts' };
   if (rel === 'src-main/app-host') return { id: 'app-host', what: 'src-main/app-host.ts' };
+  // The host's parts (src-main/host/) are app-host.ts split by job: the same layer.
+  if (under(rel, 'src-main/host')) return { id: 'app-host', what: 'in src-main/host' };
   // TypeScript resolves 'src-main/cli' to cli.ts before cli/index.ts; both are the cli layer anyway.
   if (rel === 'src-main/cli') return { id: 'cli', what: 'src-main/cli.ts' };
   for (const id of ['common', 'db', 'core', 'store-book', 'adapters', 'sandbox', 'web', 'cli', 'electron']) {
@@ -90,9 +92,9 @@ const LAYERS = [
     npm: true,
   },
   {
-    in: (rel) => rel === 'src-main/runtime.ts' || rel === 'src-main/app-host.ts',
+    in: (rel) => rel === 'src-main/runtime.ts' || rel === 'src-main/app-host.ts' || under(rel, 'src-main/host'),
     rule:
-      'src-main/runtime.ts and app-host.ts are composition roots and may import all of src-main except electron/, ' +
+      'src-main/runtime.ts, app-host.ts and host/ are composition roots and may import all of src-main except electron/, ' +
       'web/, cli/, index.ts and cli.ts, plus Node built-ins and npm packages',
     ours: ['common', 'db', 'core', 'store-book', 'adapters', 'sandbox', 'runtime', 'app-host'],
     node: true,

@@ -49,100 +49,55 @@ ${STAFF_USAGE}
 ${BACKUP_USAGE}
 ${STORE_USAGE}`;
 
+/** One command: its name, the usage its --help prints, and what it runs. */
+interface Command {
+  name: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/** Every command; a new one is one entry here (and a line in USAGE). */
+const COMMANDS: readonly Command[] = [
+  { name: 'sandbox', usage: SANDBOX_USAGE, run: runSandboxCommand },
+  { name: 'serve', usage: SERVE_USAGE, run: runServeCommand },
+  { name: 'order', usage: ORDER_USAGE, run: runOrderCommand },
+  { name: 'orders', usage: ORDER_USAGE, run: runOrdersCommand },
+  { name: 'reconcile', usage: ORDER_USAGE, run: runReconcileCommand },
+  { name: 'report', usage: REPORT_USAGE, run: runReportCommand },
+  { name: 'close-day', usage: REPORT_USAGE, run: runCloseDayCommand },
+  { name: 'attention', usage: REPORT_USAGE, run: runAttentionCommand },
+  { name: 'export', usage: EXPORT_USAGE, run: runExportCommand },
+  { name: 'config', usage: CONFIG_USAGE, run: (argv) => runConfigCommand(argv) },
+  { name: 'staff', usage: STAFF_USAGE, run: runStaffCommand },
+  { name: 'pin', usage: STAFF_USAGE, run: runPinCommand },
+  { name: 'audit', usage: STAFF_USAGE, run: runAuditCommand },
+  { name: 'backup', usage: BACKUP_USAGE, run: runBackupCommand },
+  { name: 'restore', usage: BACKUP_USAGE, run: runRestoreCommand },
+  { name: 'shift', usage: SHIFT_USAGE, run: runShiftCommand },
+  // Loaded when used: the other commands start without the PostgreSQL driver.
+  {
+    name: 'store',
+    usage: STORE_USAGE,
+    run: async (argv) => (await import('./cli/store-commands')).runStoreCommand(argv),
+  },
+];
+
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const wantsHelp = rest.includes('--help') || rest.includes('-h');
-  switch (command) {
-    case 'sandbox':
-      if (wantsHelp) {
-        process.stdout.write(SANDBOX_USAGE);
-        return EXIT.OK;
-      }
-      return runSandboxCommand(rest);
-    case 'serve':
-      if (wantsHelp) {
-        process.stdout.write(SERVE_USAGE);
-        return EXIT.OK;
-      }
-      return runServeCommand(rest);
-    case 'order':
-    case 'orders':
-    case 'reconcile':
-      if (wantsHelp) {
-        process.stdout.write(ORDER_USAGE);
-        return EXIT.OK;
-      }
-      return command === 'order'
-        ? runOrderCommand(rest)
-        : command === 'orders'
-          ? runOrdersCommand(rest)
-          : runReconcileCommand(rest);
-    case 'report':
-    case 'close-day':
-    case 'attention':
-      if (wantsHelp) {
-        process.stdout.write(REPORT_USAGE);
-        return EXIT.OK;
-      }
-      return command === 'report'
-        ? runReportCommand(rest)
-        : command === 'close-day'
-          ? runCloseDayCommand(rest)
-          : runAttentionCommand(rest);
-    case 'shift':
-      if (wantsHelp) {
-        process.stdout.write(SHIFT_USAGE);
-        return EXIT.OK;
-      }
-      return runShiftCommand(rest);
-    case 'export':
-      if (wantsHelp) {
-        process.stdout.write(EXPORT_USAGE);
-        return EXIT.OK;
-      }
-      return runExportCommand(rest);
-    case 'config':
-      if (wantsHelp) {
-        process.stdout.write(CONFIG_USAGE);
-        return EXIT.OK;
-      }
-      return runConfigCommand(rest);
-    case 'staff':
-    case 'pin':
-    case 'audit':
-      if (wantsHelp) {
-        process.stdout.write(STAFF_USAGE);
-        return EXIT.OK;
-      }
-      return command === 'staff'
-        ? runStaffCommand(rest)
-        : command === 'pin'
-          ? runPinCommand(rest)
-          : runAuditCommand(rest);
-    case 'backup':
-    case 'restore':
-      if (wantsHelp) {
-        process.stdout.write(BACKUP_USAGE);
-        return EXIT.OK;
-      }
-      return command === 'backup' ? runBackupCommand(rest) : runRestoreCommand(rest);
-    case 'store':
-      if (wantsHelp) {
-        process.stdout.write(STORE_USAGE);
-        return EXIT.OK;
-      }
-      // Loaded when used: the other commands start without the PostgreSQL driver.
-      return (await import('./cli/store-commands')).runStoreCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return command === undefined ? EXIT.INVALID_INPUT : EXIT.OK;
-    default:
-      process.stderr.write(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-      return EXIT.INVALID_INPUT;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(USAGE);
+    return name === undefined ? EXIT.INVALID_INPUT : EXIT.OK;
   }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    return EXIT.INVALID_INPUT;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.usage);
+    return EXIT.OK;
+  }
+  return command.run(rest);
 }
 
 /**

@@ -218,19 +218,6 @@ export function keychainAdvice(
 }
 
 /**
- * What may be shown of a secret after entry: whether it is set and, for a secret of at least 8 characters, its
- * last 4. Below 8, four characters would be half of the secret or more (all of a 4-character one), which is a
- * real head start for a guesser; real appkeys are far longer, so the threshold costs nothing in practice.
- * Characters are counted as code points, so a last4 never splits a character. An empty string is not set, as an
- * empty LOKET_APP_KEY is not.
- */
-export function secretStatus(value: string | undefined): { set: boolean; last4?: string } {
-  if (!value) return { set: false };
-  const chars = Array.from(value);
-  return chars.length >= 8 ? { set: true, last4: chars.slice(-4).join('') } : { set: true };
-}
-
-/**
  * keytar is an optional dependency (package.json): a machine where it cannot be built (no libsecret) still installs
  * and runs Loket in training mode. Its name is held in a variable so that type-checking does not need it installed
  * either; the Electron build keeps it external (electron.vite.config.ts), so this stays a run-time import.

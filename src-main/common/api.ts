@@ -541,3 +541,13 @@ export type LoketBridge = {
    */
   saveDownload(downloadId: string): Promise<SaveResult>;
 };
+
+/** What the cashier's bridge holds besides the API's methods (LoketBridge): the live events and the desktop's save. */
+export const BRIDGE_EXTRAS = ['onEvent', 'saveDownload'] as const satisfies readonly Exclude<
+  keyof LoketBridge,
+  ApiMethodName
+>[];
+/** Every name on the cashier's `window.loket`: the API's methods and the extras. */
+export const bridgeNames: readonly (keyof LoketBridge)[] = [...apiMethodNames, ...BRIDGE_EXTRAS];
+/** Every name on the customer display's `window.loket` (src-preload/display.ts): what the display reads, no more. */
+export const DISPLAY_BRIDGE_NAMES = ['displayState', 'onEvent'] as const satisfies readonly (keyof LoketBridge)[];

@@ -10,19 +10,21 @@ import type {
   MethodImportResult,
   ModeStatus,
   SecretName,
-  SecretStatus,
   SettingsSectionName,
   TillStatus,
 } from '../common/manager';
 import type { DocsSection, DocsTopic } from '../common/docs';
 import type { PaymentMethod } from '../common/payment-methods';
-import type { LoketMode, LoketSettings, SettingsIssue } from '../common/settings';
+import type { LoketMode, LoketSettings } from '../common/settings';
 import { OrderRuleError } from '../common/order-policy';
-import { reason, type OpenOrdersWhat, type Reason } from '../common/reasons';
+import type { OpenOrdersWhat, Reason } from '../common/reasons';
 import type { CredentialsProblem } from './settings/live-credentials';
 import type { PinRefusal, StaffRole, StaffSummary } from '../common/staff';
 import { staffActor, type AuditLog } from './audit/audit-log';
 import type { SecretStore } from './ports';
+import { recordConnectionTest, saveWithSecrets } from './settings/gateway-secrets';
+import { secretStatusOf, type SecretLayers } from './settings/keychain-state';
+import { openOrdersRefusal } from './settings/open-orders';
 import { importMethods as parseMethods } from './settings/method-import';
 import {
   changeSection,
@@ -63,7 +65,8 @@ export interface ManagerHost {
   /** The catalogue shipped in resources/ (the store's list starts as a copy of it). */
   bundledMethods(): PaymentMethod[];
   keychainStatus(): Promise<KeychainStatus>;
-  secretStatus(name: SecretName): Promise<SecretStatus>;
+  /** The store's secrets as layers (the environment over the OS keychain): each secret's state, where one is written. */
+  secretLayers: SecretLayers;
   settingsChanged(effect: SettingsEffect, settings: LoketSettings): Promise<void>;
   testConnection(settings: LoketSettings): Promise<ConnectionReport>;
   /** Why live mode could not read its credentials now (core/settings/live-credentials.ts); undefined when it can. */
@@ -169,9 +172,9 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
   ): Promise<ManagerResult> {
     const who = this.requireManager(token);
     const current = this.settings();
-    if (section === 'gateway' && current.mode === 'live') {
-      const refused = this.openOrdersRefusal('change_gateway');
-      if (refused) return refused;
+    if (section === 'gateway') {
+      const refused = openOrdersRefusal(current, () => this.host.openOrders(), 'change_gateway');
+      if (refused) return { ok: false, issues: [refused] };
     }
     const result = changeSection(current, section, patch);
     const effect: SettingsEffect = section === 'gateway' && current.mode === 'live' ? 'runtime' : 'info';
@@ -180,18 +183,17 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
 
   async setSecret(token: string, name: SecretName, value: string): Promise<ManagerView> {
     const who = this.requireManager(token);
-    if (this.settings().mode === 'live') this.refuseWhileOpen('change_credential');
+    this.refuseWhileOpen('change_credential');
     // The keychain refuses, in plain words, when it cannot be reached: nothing is written anywhere else.
-    await this.store.secrets.set(name, value);
-    this.store.audit.record({ actor: staffActor(who.me), action: 'secret.set', field: name });
+    await saveWithSecrets(this.store, this.host.secretLayers.keychain, staffActor(who.me), null, [[name, value]]);
     await this.afterSecretChange();
     return this.view(who);
   }
 
   async clearSecret(token: string, name: SecretName): Promise<ManagerView> {
     const who = this.requireManager(token);
-    if (this.settings().mode === 'live') this.refuseWhileOpen('remove_credential');
-    await this.store.secrets.delete(name);
+    this.refuseWhileOpen('remove_credential');
+    await this.host.secretLayers.keychain.delete(name);
     this.store.audit.record({ actor: staffActor(who.me), action: 'secret.cleared', field: name });
     await this.afterSecretChange();
     return this.view(who);
@@ -200,15 +202,7 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
   async testConnection(token: string): Promise<ConnectionReport> {
     const who = this.requireManager(token);
     const report = await this.host.testConnection(this.settings());
-    this.store.audit.record({
-      actor: staffActor(who.me),
-      action: 'connection.tested',
-      detail: {
-        verdict: report.verdict,
-        method: report.method,
-        ...(report.retcode ? { retcode: report.retcode } : {}),
-      },
-    });
+    recordConnectionTest(this.store, staffActor(who.me), report);
     return report;
   }
 
@@ -327,8 +321,8 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     const settings = this.settings();
     const [keychain, appkey, signing] = await Promise.all([
       this.host.keychainStatus(),
-      this.host.secretStatus('appkey'),
-      this.host.secretStatus('signing-secret'),
+      secretStatusOf(this.host.secretLayers, 'appkey'),
+      secretStatusOf(this.host.secretLayers, 'signing-secret'),
     ]);
     return {
       me,
@@ -364,31 +358,9 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     return { ok: true, view: await this.view(who) };
   }
 
-  private openOrdersRefusal(what: OpenOrdersWhat): { ok: false; issues: SettingsIssue[] } | undefined {
-    const open = this.host.openOrders();
-    if (open === 0) return undefined;
-    const words: Record<OpenOrdersWhat, string> = {
-      change_gateway: 'change the gateway while live',
-      change_credential: 'change a live credential',
-      remove_credential: 'remove a live credential',
-    };
-    return {
-      ok: false,
-      issues: [
-        {
-          field: 'openOrders',
-          message:
-            `${open} order(s) are still creating, awaiting payment or unknown: settle or cancel them ` +
-            `before you ${words[what]}.`,
-          reason: reason('settings.open_orders', { count: open, what }),
-        },
-      ],
-    };
-  }
-
   private refuseWhileOpen(what: OpenOrdersWhat): void {
-    const refused = this.openOrdersRefusal(what);
-    if (refused) throw new OpenOrdersError(refused.issues[0]!.message, refused.issues[0]!.reason!);
+    const refused = openOrdersRefusal(this.settings(), () => this.host.openOrders(), what);
+    if (refused) throw new OpenOrdersError(refused.message, refused.reason!);
   }
 
   /** A credential that changed while live (or that live mode was waiting for) takes effect now. */

@@ -1,9 +1,10 @@
 // The manager's side of the app host against real parts: a private gnome-keyring in this process, a real
 // SQLite data folder, and a standalone sandbox on loopback acting as the live gateway. From a fresh install
 // to live and back, as a manager would do it from the app (docs/settings.md, docs/roles.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { KeychainSecretStore } from '../../src-main/adapters/keychain-secret-store';
 import { startAppHost, type AppHost } from '../../src-main/app-host';
 import type { LiveEvent } from '../../src-main/common/api';
 import type { ManagerResult, ManagerView } from '../../src-main/common/manager';
@@ -24,28 +25,57 @@ class OffsetClock implements Clock {
   }
 }
 
+// The keyring and the gateway serve the whole file; each test has a fresh install of its own (a data folder, a host,
+// an empty keychain) and makes the steps before its own (helpers below), so any one runs alone and in any order.
 let keyring: PrivateKeyring;
 let gateway: SandboxHandle;
-const dir = tempDir('loket-manager-');
-const clock = new OffsetClock();
+let dir: { path: string; remove(): void };
+let clock: OffsetClock;
 let host: AppHost;
-const events: LiveEvent[] = [];
+let events: LiveEvent[];
 
 beforeAll(async () => {
   keyring = await startPrivateKeyring();
   keyring.useInThisProcess();
   gateway = await startSandbox({ host: '127.0.0.1', port: 0, appId: APP_ID, appKey: APP_KEY });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await keyring?.stop();
+});
+
+beforeEach(async () => {
+  const keychain = new KeychainSecretStore();
+  for (const name of ['appkey', 'signing-secret'] as const) await keychain.delete(name);
+  dir = tempDir('loket-manager-');
+  clock = new OffsetClock();
+  events = [];
   // No LOKET_* variables: the credentials must come from the keychain, as for a store going live from the app.
   host = await startAppHost({ version: 't', dataDir: dir.path, env: {}, clock });
   host.app.subscribe((event) => events.push(event));
 });
-
-afterAll(async () => {
+afterEach(async () => {
   await host?.close();
-  await gateway?.close();
-  await keyring?.stop();
   dir.remove();
 });
+
+/** The first manager, set up and unlocked. */
+async function firstManager(): Promise<{ token: string; managerId: number }> {
+  const session = await host.app.setupManager({ name: 'Bu Sri', pin: PIN });
+  return { token: session.token, managerId: session.staff.id };
+}
+
+/** The live gateway's settings and its appkey, stored as the manager does it from the app. */
+async function withGateway(token: string): Promise<void> {
+  ok(
+    await host.app.updateSettings(token, 'gateway', {
+      baseUrl: gateway.url,
+      appId: APP_ID,
+      inquiryPath: '/api/status',
+    }),
+  );
+  await host.app.setSecret(token, 'appkey', APP_KEY);
+}
 
 function ok(result: ManagerResult): ManagerView {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.issues)}`);
@@ -53,16 +83,12 @@ function ok(result: ManagerResult): ManagerView {
 }
 
 describe('from a fresh install to live, using only the app', () => {
-  let token = '';
-  let managerId = 0;
-
   it('first use: no manager yet; the first one sets a PIN and is unlocked at once', async () => {
     const till = await host.app.tillStatus();
     expect(till).toMatchObject({ hasManager: false, staff: null, requireCashierPin: false });
     const session = await host.app.setupManager({ name: 'Bu Sri', pin: PIN });
     expect(session.staff).toMatchObject({ name: 'Bu Sri', role: 'manager', active: true });
-    token = session.token;
-    managerId = session.staff.id;
+    const token = session.token;
     // Only once: a second "first manager" is a conflict, not a back door.
     await expect(host.app.setupManager({ name: 'Intruder', pin: '1111' })).rejects.toMatchObject({ code: 'conflict' });
     const view = await host.app.managerView(token);
@@ -72,14 +98,16 @@ describe('from a fresh install to live, using only the app', () => {
   });
 
   it('a wrong PIN is refused; a manager call without a live session is locked', async () => {
+    const { managerId } = await firstManager();
     expect(await host.app.unlockManager(managerId, '00000000')).toEqual({ ok: false, reason: 'wrong_pin' });
     await expect(host.app.managerView('not-a-session-token-at-all')).rejects.toMatchObject({ code: 'locked' });
     const unlocked = await host.app.unlockManager(managerId, PIN);
     if (!unlocked.ok) throw new Error(unlocked.reason);
-    token = unlocked.session.token;
+    expect((await host.app.managerView(unlocked.session.token)).me.name).toBe('Bu Sri');
   });
 
   it('the gateway and its appkey: the key goes to the keychain only, and is shown as set …last4', async () => {
+    const { token } = await firstManager();
     ok(
       await host.app.updateSettings(token, 'gateway', {
         baseUrl: gateway.url,
@@ -127,6 +155,8 @@ describe('from a fresh install to live, using only the app', () => {
   });
 
   it('test connection: reachable, appid known, signature accepted — and nothing billable made', async () => {
+    const { token } = await firstManager();
+    await withGateway(token);
     const before = gateway.orders.all().length;
     const report = await host.app.testConnection(token);
     expect(report).toMatchObject({ verdict: 'ok', reachable: true, appIdKnown: true, signatureAccepted: true });
@@ -135,6 +165,8 @@ describe('from a fresh install to live, using only the app', () => {
   });
 
   it('going live needs the gateway named; then the badge says LIVE and a sale reaches the gateway signed with the keychain key', async () => {
+    const { token, managerId } = await firstManager();
+    await withGateway(token);
     const wrong = await host.app.switchMode(token, 'live', 'https://not-the-gateway.example');
     expect(wrong.ok).toBe(false);
     expect((await host.app.appInfo()).mode).toBe('sandbox');
@@ -165,12 +197,14 @@ describe('from a fresh install to live, using only the app', () => {
   });
 
   it('the manager screens lock themselves after the idle minutes', async () => {
+    const { token } = await firstManager();
     await host.app.managerView(token);
     clock.offsetMs += 5 * 60_000 + 1000;
     await expect(host.app.managerView(token)).rejects.toMatchObject({ code: 'locked' });
   });
 
   it('a cashier PIN can be required to sell; signed out, a charge is refused with "locked"', async () => {
+    const { managerId } = await firstManager();
     const unlocked = await host.app.unlockManager(managerId, PIN);
     if (!unlocked.ok) throw new Error(unlocked.reason);
     ok(await host.app.updateSettings(unlocked.session.token, 'access', { requireCashierPin: true }));

@@ -1,7 +1,7 @@
 // The manager's books over the API, as browser mode serves them (docs/end-of-day.md, docs/export.md): the desk,
 // the attention queue, the day's report and its closing (with a backup), the A4 page, and the export as a
 // download fetched once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -12,14 +12,16 @@ import { Backups } from '../../src-main/core/backup/backups';
 import { startWebHost, type WebHost } from '../../src-main/web/web-host';
 import { tempDir } from './helpers/loket';
 
-const dir = tempDir('loket-books-');
+// Each test has a host of its own on a fresh data folder, and makes the orders it needs: any one runs alone.
+let dir: { path: string; remove(): void };
 let host: AppHost;
 let web: WebHost;
 let token = '';
 let session = '';
 const today = dayIn(new Date(), 'Asia/Jakarta');
 
-beforeAll(async () => {
+beforeEach(async () => {
+  dir = tempDir('loket-books-');
   const staticDir = join(dir.path, 'renderer');
   mkdirSync(staticDir);
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Loket</title>');
@@ -28,7 +30,7 @@ beforeAll(async () => {
   token = new URLSearchParams(web.cashierUrl.split('?')[1]).get('token')!;
   session = (await host.app.setupManager({ name: 'Bu Sri', pin: '97531864' })).token;
 });
-afterAll(async () => {
+afterEach(async () => {
   await web.close();
   await host.close();
   dir.remove();
@@ -55,13 +57,38 @@ async function sell(amount: number, item: string) {
   return charged.order.id;
 }
 
-describe("the manager's books over the API", () => {
-  let paidId = '';
-  let unknownId = '';
+/** A paid sale. */
+async function paidSale(amount: number, item: string): Promise<string> {
+  const id = await sell(amount, item);
+  await call('simulatePayment', id);
+  return id;
+}
 
+/** A sale whose answer was lost (unknown), in the attention queue. */
+async function unknownSale(): Promise<string> {
+  host.loket.sandbox!.faults.set({ drop_after_store: true, count: 2 });
+  const failed = await call<{ ok: boolean; order: { id: string; state: string } }>('createOrder', {
+    methodId: 'qris_dynamic',
+    amount: 9000,
+    itemName: 'Teh',
+  });
+  expect(failed.order.state).toBe('unknown');
+  return failed.order.id;
+}
+
+/** A paid sale of Rp21.000 and an unknown one resolved by a check: the day the report and export tests read. */
+async function aDay(): Promise<{ paidId: string; unknownId: string }> {
+  const paidId = await paidSale(21000, 'Nasi uduk');
+  const unknownId = await unknownSale();
+  expect(
+    (await call<{ resolved: boolean }>('resolveAttention', session, unknownId, 'check', 'customer asked')).resolved,
+  ).toBe(true);
+  return { paidId, unknownId };
+}
+
+describe("the manager's books over the API", () => {
   it('the desk finds orders by id and amount, and shows an order with its whole history', async () => {
-    paidId = await sell(21000, 'Nasi uduk');
-    await call('simulatePayment', paidId);
+    const paidId = await paidSale(21000, 'Nasi uduk');
     const page = await call<{ total: number; orders: { id: string }[] }>('deskOrders', session, {
       from: today,
       to: today,
@@ -78,14 +105,7 @@ describe("the manager's books over the API", () => {
   });
 
   it('an unknown order is in the attention queue; a check with a reason resolves it, recorded with the manager', async () => {
-    host.loket.sandbox!.faults.set({ drop_after_store: true, count: 2 });
-    const failed = await call<{ ok: boolean; order: { id: string; state: string } }>('createOrder', {
-      methodId: 'qris_dynamic',
-      amount: 9000,
-      itemName: 'Teh',
-    });
-    expect(failed.order.state).toBe('unknown');
-    unknownId = failed.order.id;
+    const unknownId = await unknownSale();
     const queue = await call<{ kind: string; orderId: string; actions: string[] }[]>('attentionQueue', session);
     expect(queue).toContainEqual(
       expect.objectContaining({ kind: 'unknown', orderId: unknownId, actions: expect.arrayContaining(['check']) }),
@@ -99,6 +119,7 @@ describe("the manager's books over the API", () => {
   });
 
   it("the day's report counts the paid total; closing it keeps the figures, backs up, and refuses a second close", async () => {
+    await aDay();
     const report = await call<{ figures: { paid: { count: number; amount: number } } }>('dayReport', session, today);
     expect(report.figures.paid).toEqual({ count: 1, amount: 21000 });
     const closed = await call<{ closing?: { figures: { paid: { amount: number } }; closedBy: { name: string } } }>(
@@ -118,6 +139,7 @@ describe("the manager's books over the API", () => {
   });
 
   it('an export is prepared, downloaded once as CSV that parses back, and then is gone', async () => {
+    const { paidId, unknownId } = await aDay();
     const ticket = await call<{ downloadId: string; filename: string }>('prepareExport', session, {
       from: today,
       to: today,

@@ -1,24 +1,29 @@
 // The command line when the order log fails: backup and restore, and every command that reads the log refusing
 // a damaged one with the same message (exit 6) instead of reporting all clear (docs/when-things-break.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import { runCli } from './helpers/cli-child';
 import { gatewayEnv, tempDir } from './helpers/loket';
 
+// One gateway for the file; each test has a data folder of its own and makes what it needs (a log with an order and
+// its backup, a damaged log), so any one runs alone and in any order.
 let gateway: SandboxHandle;
-const dir = tempDir('loket-cli-backup-');
+let dir: { path: string; remove(): void };
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   gateway = await startSandbox({ host: '127.0.0.1', port: 0 });
-  env = { PATH: process.env.PATH, HOME: dir.path, LOKET_DATA_DIR: join(dir.path, 'data'), ...gatewayEnv(gateway) };
 });
 afterAll(async () => {
   await gateway?.close();
-  dir.remove();
 });
+beforeEach(() => {
+  dir = tempDir('loket-cli-backup-');
+  env = { PATH: process.env.PATH, HOME: dir.path, LOKET_DATA_DIR: join(dir.path, 'data'), ...gatewayEnv(gateway) };
+});
+afterEach(() => dir.remove());
 
 const create = (n: number) =>
   runCli(
@@ -28,14 +33,28 @@ const create = (n: number) =>
     },
   );
 
-describe('backup and restore from the command line', () => {
-  let backupFile = '';
+/** A log with one order, and its backup: the backup's path. */
+async function backedUp(): Promise<string> {
+  expect((await create(1)).code).toBe(0);
+  const made = await runCli(['backup', '--json'], { env });
+  expect(made.code, made.stderr).toBe(0);
+  return (JSON.parse(made.stdout) as { path: string }).path;
+}
 
+/** Every page of the log but the header's overwritten: no reading around the damage. */
+function damageLog(): string {
+  const file = join(dir.path, 'data', 'loket.db');
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r+');
+  for (let offset = 4096; offset < size; offset += 4096) writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, offset);
+  closeSync(fd);
+  return file;
+}
+
+// Each test runs the CLI a few times, a second or more each (tsx compiles it at every start).
+describe('backup and restore from the command line', { timeout: 90_000 }, () => {
   it('backup writes a private file into backups/ and backup list shows it', async () => {
-    expect((await create(1)).code).toBe(0);
-    const made = await runCli(['backup', '--json'], { env });
-    expect(made.code, made.stderr).toBe(0);
-    backupFile = (JSON.parse(made.stdout) as { path: string }).path;
+    const backupFile = await backedUp();
     expect(backupFile.startsWith(join(dir.path, 'data', 'backups'))).toBe(true);
     expect(statSync(backupFile).mode & 0o777).toBe(0o600);
     const listed = await runCli(['backup', 'list'], { env });
@@ -43,13 +62,9 @@ describe('backup and restore from the command line', () => {
   });
 
   it('a damaged log: orders list, reconcile and order create all exit 6 with the message, and nothing is sent', async () => {
-    const file = join(dir.path, 'data', 'loket.db');
+    await backedUp();
     const sent = gateway.orders.all().length;
-    const size = statSync(file).size;
-    const fd = openSync(file, 'r+');
-    // Every page but the header's: no reading around the damage.
-    for (let offset = 4096; offset < size; offset += 4096) writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, offset);
-    closeSync(fd);
+    const file = damageLog();
     for (const args of [
       ['orders', 'list'],
       ['reconcile'],
@@ -66,6 +81,8 @@ describe('backup and restore from the command line', () => {
   });
 
   it('restore puts the backup back, keeps the damaged file aside, and the log works again', async () => {
+    const backupFile = await backedUp();
+    damageLog();
     const restored = await runCli(['restore', backupFile], { env });
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toMatch(/\(1 orders\)/);
@@ -79,6 +96,8 @@ describe('backup and restore from the command line', () => {
   });
 
   it('restore refuses while the current log has an order awaiting payment (exit 2), unless --force', async () => {
+    const backupFile = await backedUp();
+    expect((await create(2)).code).toBe(0);
     const refused = await runCli(['restore', backupFile], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/open order/);

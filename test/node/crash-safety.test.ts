@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { openLoket } from '../../src-main/runtime';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import { gatewayEnv, tempDir } from './helpers/loket';
+import { seededRandom } from './helpers/property';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = Number(process.env.CRASH_RUNS ?? 12);
@@ -70,10 +71,13 @@ function rawStates(): Map<string, string> {
 
 describe('crash safety: SIGKILL at random moments while creating orders', () => {
   it(`over ${RUNS} runs: nothing lost, nothing duplicated, every creating order becomes unknown on restart`, async () => {
+    // The kill times come from a seed, printed on failure and settable (LOKET_CRASH_SEED) to repeat a failing run.
+    const random = seededRandom('LOKET_CRASH_SEED');
+    onTestFailed(() => console.error(`crash safety: ${random.describeSeed()}`));
     const reported = new Set<string>();
     let creatingSeen = 0;
     for (let run = 0; run < RUNS; run++) {
-      const { created } = await runAndKill(50 + Math.floor(Math.random() * 600));
+      const { created } = await runAndKill(50 + Math.floor(random.next() * 600));
       created.forEach((id) => reported.add(id));
       const before = rawStates();
       const creating = [...before].filter(([, s]) => s === 'creating').map(([id]) => id);

@@ -6,6 +6,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   openSync,
   readdirSync,
   rmSync,
@@ -63,7 +64,9 @@ function random(seed: number): () => number {
 describe('a damaged order log (pages of a copy overwritten at random)', () => {
   const dir = tempDir('loket-damage-');
   const pristine = join(dir.path, 'pristine');
+  let copies = 0;
 
+  // The pristine log is a fixture every test copies and never changes: each test damages copies of its own.
   beforeAll(async () => {
     await withLoket(pristine, async (loket) => {
       for (let n = 0; n < 60; n++) await sell(loket, n);
@@ -72,33 +75,52 @@ describe('a damaged order log (pages of a copy overwritten at random)', () => {
   afterAll(() => dir.remove());
 
   const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
-  const refusals: number[] = [];
+
+  /** A fresh copy of the pristine log with 1 to 3 of its pages (never the header's) overwritten, drawn from `seed`. */
+  function damagedCopy(seed: number): { dataDir: string; file: string } {
+    const rand = random(seed);
+    const dataDir = join(dir.path, `seed-${seed}-${++copies}`);
+    const file = join(dataDir, 'loket.db');
+    mkdirSync(dataDir, { recursive: true });
+    copyFileSync(join(pristine, 'loket.db'), file);
+    const pageSize = 4096;
+    const pages = statSync(file).size / pageSize;
+    const fd = openSync(file, 'r+');
+    for (let i = 0; i < 1 + Math.floor(rand() * 3); i++) {
+      const page = 1 + Math.floor(rand() * (pages - 1)); // any page but the header's
+      const garbage = Buffer.alloc(pageSize);
+      for (let b = 0; b < pageSize; b++) garbage[b] = Math.floor(rand() * 256);
+      writeSync(fd, garbage, 0, pageSize, page * pageSize);
+    }
+    closeSync(fd);
+    return { dataDir, file };
+  }
+
+  /** Whether opening a damaged copy of `seed` is refused (closing it again when it opens). */
+  async function refused(seed: number): Promise<boolean> {
+    try {
+      await (await openLoket({ dataDir: damagedCopy(seed).dataDir, env: gatewayEnv(gateway) })).close();
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  /** A damaged copy that is refused: the first seed whose damage is met. */
+  async function aRefusedCopy(): Promise<{ dataDir: string; file: string }> {
+    for (const seed of SEEDS) if (await refused(seed)) return damagedCopy(seed);
+    throw new Error('no seed damaged a page in use');
+  }
 
   it.each(SEEDS)(
     'seed %i: refused with the file named and what to do, or — if untouched where it matters — every order recorded',
     async (seed) => {
-      const rand = random(seed);
-      const dataDir = join(dir.path, `seed-${seed}`);
-      const file = join(dataDir, 'loket.db');
-      (await import('node:fs')).mkdirSync(dataDir, { recursive: true });
-      copyFileSync(join(pristine, 'loket.db'), file);
-      const pageSize = 4096;
-      const pages = statSync(file).size / pageSize;
-      const fd = openSync(file, 'r+');
-      for (let i = 0; i < 1 + Math.floor(rand() * 3); i++) {
-        const page = 1 + Math.floor(rand() * (pages - 1)); // any page but the header's
-        const garbage = Buffer.alloc(pageSize);
-        for (let b = 0; b < pageSize; b++) garbage[b] = Math.floor(rand() * 256);
-        writeSync(fd, garbage, 0, pageSize, page * pageSize);
-      }
-      closeSync(fd);
-
+      const { dataDir, file } = damagedCopy(seed);
       const sentBefore = gateway.orders.all().length;
       let loket: Loket | undefined;
       try {
         loket = await openLoket({ dataDir, env: gatewayEnv(gateway) });
       } catch (err) {
-        refusals.push(seed);
         expect(err).toMatchObject({ name: 'DatabaseProblem', kind: 'damaged' });
         expect((err as Error).message).toContain(file);
         expect((err as Error).message).toMatch(/restore/);
@@ -118,21 +140,19 @@ describe('a damaged order log (pages of a copy overwritten at random)', () => {
     },
   );
 
-  it('most seeds hit pages in use, so the damage was really met', () => {
-    expect(refusals.length).toBeGreaterThanOrEqual(SEEDS.length / 2);
+  it('most seeds hit pages in use, so the damage was really met', async () => {
+    let refusals = 0;
+    for (const seed of SEEDS) if (await refused(seed)) refusals++;
+    expect(refusals).toBeGreaterThanOrEqual(SEEDS.length / 2);
   });
 
   it('reconcile and listing fail with the same message instead of reporting all clear', async () => {
-    const seed = refusals[0]!;
-    await expect(
-      openLoket({ dataDir: join(dir.path, `seed-${seed}`), env: gatewayEnv(gateway) }),
-    ).rejects.toMatchObject({
-      kind: 'damaged',
-    });
+    const { dataDir } = await aRefusedCopy();
+    await expect(openLoket({ dataDir, env: gatewayEnv(gateway) })).rejects.toMatchObject({ kind: 'damaged' });
   });
 
-  it('the daily full check stops payments when the file goes bad while Loket runs', () => {
-    const copy = join(dir.path, `seed-${refusals[0]!}`, 'loket.db');
+  it('the daily full check stops payments when the file goes bad while Loket runs', async () => {
+    const { file: copy } = await aRefusedCopy();
     const db = new BetterSqlite3(copy);
     const found: string[] = [];
     const upkeep = new Upkeep({

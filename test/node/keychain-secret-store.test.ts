@@ -15,10 +15,10 @@ import {
   KeychainUnavailableError,
   classifyKeychainError,
   keychainAdvice,
-  secretStatus,
   type KeytarApi,
 } from '../../src-main/adapters/keychain-secret-store';
 import { OverrideSecretStore } from '../../src-main/adapters/override-secret-store';
+import { secretShown as secretStatus } from '../../src-main/core/settings/keychain-state';
 import { startPrivateKeyring, type PrivateKeyring } from './helpers/private-keyring';
 
 const ROOT = join(import.meta.dirname, '..', '..');

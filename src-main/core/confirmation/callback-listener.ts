@@ -10,7 +10,7 @@ import type { OrderLog } from '../orders/order-log';
 import type { OrderService } from '../payments/order-service';
 import { readBody } from '../http/read-body';
 import { decodeStrictUtf8, parseStrictJsonBytes } from '../http/strict-json-bytes';
-import { REDACTED_ANSWER, redactAnswer } from '../gateway/signed-post';
+import { REDACTED_ANSWER, redactAnswer } from '../gateway/signed-request';
 import { CallbackIssues, type NewCallbackIssue } from '../reports/callback-issues';
 import { CallbackReceipts } from './callback-receipts';
 

@@ -1,19 +1,17 @@
-import fetch, { type RequestInit } from 'node-fetch';
 import type { ChargeFailure } from '../../common/api';
 import type { PaymentInstruction, OrderState } from '../../common/order';
 import { retrySafety, type GatewayStatus } from '../../common/order-policy';
 import { parseStrictJson } from '../../common/strict-json';
-import { decodeStrictUtf8 } from '../http/strict-json-bytes';
 import { validateOrderRequest, type FieldIssue, type OrderRequest } from '../../common/order-request';
 import type { PaymentKind, PaymentMethod } from '../../common/payment-methods';
 import { RETCODE } from '../../common/retcodes';
-import { signBody, type SigningProfile } from '../bodysign';
+import type { SigningProfile } from '../bodysign';
 import type { SecretStore } from '../ports';
 import { parseV1Answer, parseV2Answer, type ParsedAnswer } from './parse-response';
-import { redactAnswer } from './signed-post';
+import { gatewayUrl, sendSigned } from './signed-request';
 
 export interface GatewayConfig {
-  /** e.g. https://gateway.example or http://127.0.0.1:8787; no trailing slash. */
+  /** e.g. https://gateway.example or http://127.0.0.1:8787; a trailing slash is dropped (signed-request.ts gatewayUrl). */
   baseUrl: string;
   appId: string;
   signing: SigningProfile;
@@ -80,17 +78,6 @@ type HttpResult =
   | { kind: 'not_sent'; message: string }
   | { kind: 'no_answer'; message: string };
 
-/** Connection errors that happen before a byte of the request can reach the gateway. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-  'ERR_INVALID_URL',
-]);
-
 export class GatewayClient {
   constructor(
     readonly config: GatewayConfig,
@@ -118,7 +105,7 @@ export class GatewayClient {
   }
 
   paymentPageUrl(token: string): string {
-    return `${this.config.baseUrl}/api/order/${encodeURIComponent(this.config.appId)}/${encodeURIComponent(token)}`;
+    return gatewayUrl(this.config, `/api/order/${encodeURIComponent(this.config.appId)}/${encodeURIComponent(token)}`);
   }
 
   /**
@@ -255,65 +242,29 @@ export class GatewayClient {
     };
   }
 
-  /** Signs the exact bytes and sends them under the deadline; classifies what happened on the wire. */
+  /** Sends through the one signed request (signed-request.ts) and words what happened for the order log. */
   private async post(path: string, bytes: string, timeoutMs = this.config.timeoutMs): Promise<HttpResult> {
-    const appKey = await this.secrets.get('appkey');
-    if (!appKey) return { kind: 'not_sent', message: `no appkey is stored in ${this.secrets.description}` };
-    let key = appKey;
-    let signingSecret: string | undefined;
-    if (this.config.signing.key === 'secret') {
-      signingSecret = await this.secrets.get('signing-secret');
-      if (!signingSecret)
+    const sent = await sendSigned(this.config, this.secrets, path, bytes, { timeoutMs });
+    switch (sent.kind) {
+      case 'answer':
+        return { kind: 'answer', status: sent.status, text: sent.text, ...(sent.badUtf8 ? { badUtf8: true } : {}) };
+      case 'no_secret':
+        return { kind: 'not_sent', message: sent.message };
+      case 'not_sent':
+        return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${sent.code})` };
+      case 'timeout':
+        return { kind: 'no_answer', message: `no answer from the gateway within ${sent.timeoutMs / 1000} s` };
+      case 'tls':
+      case 'broken':
         return {
-          kind: 'not_sent',
-          message: `the signing profile needs a signing secret, and none is stored in ${this.secrets.description}`,
+          kind: 'no_answer',
+          message: `the connection to the gateway broke before an answer came (${sent.code})`,
         };
-      key = signingSecret;
-    }
-    // Whatever the gateway echoes of what it was sent (or shares with Loket) is cut out before anything reads,
-    // stores or shows the answer: a refusal's message, the raw body kept with the order, an inquiry's answer.
-    const hide = (text: string) => redactAnswer(text, [appKey, signingSecret]);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const init: RequestInit = {
-      method: 'POST',
-      body: bytes,
-      redirect: 'manual',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        appid: this.config.appId,
-        appkey: appKey,
-        bodysign: signBody(bytes, key, this.config.signing.encoding),
-      },
-    };
-    try {
-      const res = await fetch(this.config.baseUrl + path, init);
-      // Decoded strictly: an answer in broken UTF-8 is not read as if it said something else.
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const text = decodeStrictUtf8(bytes);
-      if (text === undefined)
-        return { kind: 'answer', status: res.status, text: hide(Buffer.from(bytes).toString('utf8')), badUtf8: true };
-      return { kind: 'answer', status: res.status, text: hide(text) };
-    } catch (err) {
-      const e = err as { code?: string; errno?: string; name?: string; message?: string; cause?: { code?: string } };
-      const code = e.code ?? e.errno ?? e.cause?.code;
-      if (controller.signal.aborted)
-        return { kind: 'no_answer', message: `no answer from the gateway within ${timeoutMs / 1000} s` };
-      if (code && NOT_SENT_CODES.has(code))
-        return { kind: 'not_sent', message: `could not reach the gateway at ${this.config.baseUrl} (${code})` };
-      return {
-        kind: 'no_answer',
-        message: `the connection to the gateway broke before an answer came (${code ?? e.name ?? 'error'})`,
-      };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
 
-/** An answer that is not strict JSON (broken UTF-8 was already replaced by fetch's text(); a key twice) is unread. */
+/** An answer that is not strict JSON (a key twice) is unread; broken UTF-8 never gets here (badUtf8). */
 function parseJson(text: string): unknown {
   const parsed = parseStrictJson(text);
   return parsed.ok ? parsed.value : undefined;

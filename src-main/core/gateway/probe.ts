@@ -5,7 +5,7 @@ import { reason } from '../../common/reasons';
 import { RETCODE } from '../../common/retcodes';
 import type { SecretStore } from '../ports';
 import type { GatewayConfig } from './client';
-import { gatewayUrl, redact, signedPost, type SignedPostResult } from './signed-post';
+import { gatewayUrl, redact, sendSigned, type SignedRequestResult } from './signed-request';
 
 /**
  * "Test connection": is the gateway reachable, is the appid known, is the signature accepted, without
@@ -74,10 +74,10 @@ export async function testConnection(
   const path = method === 'inquiry' ? config.inquiryPath! : '/api/transaction';
   const bytes =
     method === 'inquiry' ? JSON.stringify({ merchant_transaction_id: probeId }) : invalidCreateBody(probeId);
-  let result: SignedPostResult;
+  let result: SignedRequestResult;
   let known: (string | undefined)[];
   try {
-    result = await signedPost(config, secrets, path, bytes, options);
+    result = await sendSigned(config, secrets, path, bytes, options);
     known = await Promise.all([secrets.get('appkey'), secrets.get('signing-secret')]);
   } catch (err) {
     // The SecretStore itself failed (a locked keychain): its error names the store, never a value.
@@ -95,7 +95,7 @@ export async function testConnection(
       ),
     };
   }
-  const report = classify(result, { config, method, path, probeId, timeoutMs: options.timeoutMs ?? config.timeoutMs });
+  const report = classify(result, { config, method, path, probeId });
   // Belt and braces: whatever a gateway echoed, no secret leaves in the report.
   const hide = (text: string) => redact(text, known);
   return {
@@ -110,7 +110,6 @@ interface ProbeContext {
   method: ConnectionReport['method'];
   path: string;
   probeId: string;
-  timeoutMs: number;
 }
 
 /** Sentences joined: the report's message, in plain words. */
@@ -121,7 +120,7 @@ function say(...sentences: (string | false | undefined)[]): string {
 const NOT_LEARNED = { appIdKnown: null, signatureAccepted: null } as const;
 const AUTHENTICATED = { appIdKnown: true, signatureAccepted: true } as const;
 
-function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport {
+function classify(result: SignedRequestResult, ctx: ProbeContext): ConnectionReport {
   const { config, method, probeId } = ctx;
   const where = `the gateway at ${config.baseUrl}`;
   const failed = { method, probeId, ...NOT_LEARNED, reachable: false } as const;
@@ -171,9 +170,9 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
       return {
         ...failed,
         verdict: 'unreachable',
-        reason: reason('probe.timeout', { baseUrl, seconds: Number(seconds(ctx.timeoutMs)) }),
+        reason: reason('probe.timeout', { baseUrl, seconds: Number(seconds(result.timeoutMs)) }),
         message: say(
-          `No answer from ${where} within ${seconds(ctx.timeoutMs)} s.`,
+          `No answer from ${where} within ${seconds(result.timeoutMs)} s.`,
           'The gateway may be down or the address wrong; check the base URL and the network, then test again.',
         ),
       };
@@ -193,13 +192,14 @@ function classify(result: SignedPostResult, ctx: ProbeContext): ConnectionReport
 }
 
 function classifyAnswer(
-  answer: { status: number; text: string; location?: string },
+  answer: { status: number; text: string; badUtf8?: true; location?: string },
   ctx: ProbeContext,
 ): ConnectionReport {
   const { config, method, probeId, path } = ctx;
   const where = `the gateway at ${config.baseUrl}`;
   const baseUrl = config.baseUrl;
-  const json = parseObject(answer.text);
+  // An answer in broken UTF-8 is not read as if it said something (the same rule as the client's).
+  const json = answer.badUtf8 ? undefined : parseObject(answer.text);
   const retcode = typeof json?.retcode === 'string' ? json.retcode : undefined;
   const detail = typeof json?.message === 'string' ? json.message.slice(0, 300) : undefined;
   const base = {

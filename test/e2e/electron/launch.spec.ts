@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiMethodNames, type LoketBridge } from '../../../src-main/common/api';
+import { bridgeNames, type LoketBridge } from '../../../src-main/common/api';
 import { executablePath, launchLoket, NO_ELECTRON } from './electron-app';
 
 test('the Electron shell shows Loket in sandbox mode, with the API bridged and Node kept out', async () => {
@@ -23,9 +23,9 @@ test('the Electron shell shows Loket in sandbox mode, with the API bridged and N
     // With contextIsolation and nodeIntegration off, nothing of Node reaches the page.
     expect(await page.evaluate(() => typeof require)).toBe('undefined');
     expect(await page.evaluate(() => typeof process)).toBe('undefined');
-    // The preload exposes the API's methods and the event subscription, nothing else.
+    // The preload exposes the API's methods and the contract's extras (the events, the desktop's save), nothing else.
     const exposed = await page.evaluate(() => Object.keys((window as Window & { loket?: object }).loket ?? {}).sort());
-    expect(exposed).toEqual([...apiMethodNames, 'onEvent'].sort());
+    expect(exposed).toEqual([...bridgeNames].sort());
   } finally {
     await loket.close();
   }

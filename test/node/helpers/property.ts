@@ -22,3 +22,22 @@ function envInteger(name: string): number | undefined {
   if (!Number.isSafeInteger(value)) throw new Error(`${name} must be a whole number (got ${JSON.stringify(raw)})`);
   return value;
 }
+
+/**
+ * Random numbers from a seed, for a test that draws its own (the crash test's kill times): the seed is `envName`'s
+ * value when set, else a fresh one; a failing test prints it (`describeSeed`), so that the same draws can be made
+ * again: `LOKET_CRASH_SEED=<seed> npx vitest run --config test/vitest.config.ts FILE`.
+ */
+export function seededRandom(envName: string): { seed: number; next(): number; describeSeed(): string } {
+  const seed = envInteger(envName) ?? Math.floor(Math.random() * 2 ** 31);
+  // mulberry32: small, fast and plenty for spreading kill times.
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { seed, next, describeSeed: () => `${envName}=${seed} repeats these random draws` };
+}

@@ -1,29 +1,44 @@
 import fetch, { type RequestInit } from 'node-fetch';
 import { parseStrictJson } from '../../common/strict-json';
-import { signBody } from '../bodysign';
+import { signBody, type SigningProfile } from '../bodysign';
+import { decodeStrictUtf8 } from '../http/strict-json-bytes';
 import type { SecretStore } from '../ports';
-import type { GatewayConfig } from './client';
 
 /**
- * One signed POST to the gateway, signed and sent exactly as GatewayClient sends its requests (the same
- * headers, HMAC over the exact bytes, the same key choice), but reporting what happened on the wire in more
- * detail than the client needs: the connection test tells a manager why it failed. GatewayClient keeps its
- * own copy of this; keep the two in step (headers, signing) if either changes.
+ * The one signed request to the gateway: the headers, the HMAC over the exact bytes, the key choice, the URL rule,
+ * the deadline and the strict decoding of the answer. The gateway client (orders, inquiries) and the connection
+ * test (probe.ts) both send through it and word what happened each for its own reader.
  *
- * The appkey and signing secret never appear in a result: any message that could carry one is redacted.
+ * The appkey and signing secret never appear in a result: the answer, a redirect's location and any code that
+ * could carry one are redacted before they are returned.
  */
-export type SignedPostResult =
-  | { kind: 'answer'; status: number; text: string; location?: string }
+export type SignedRequestResult =
+  /**
+   * `badUtf8`: the answer's bytes are not valid UTF-8; `text` is then a lossy decoding, for the log only, and is
+   * never read as if it said something.
+   */
+  | { kind: 'answer'; status: number; text: string; badUtf8?: true; location?: string }
   /** The SecretStore has no appkey (or no signing secret where the profile needs one): nothing was sent. */
   | { kind: 'no_secret'; secret: 'appkey' | 'signing-secret'; message: string }
   /** Nothing reached the gateway: refused, no such host, no route. */
-  | { kind: 'not_sent'; code: string; message: string }
+  | { kind: 'not_sent'; code: string }
   /** The TLS handshake failed: the certificate was not accepted. */
-  | { kind: 'tls'; code: string; message: string }
-  | { kind: 'timeout'; message: string }
+  | { kind: 'tls'; code: string }
+  /** No answer within `timeoutMs`. */
+  | { kind: 'timeout'; timeoutMs: number }
   /** The connection broke before an answer came. */
-  | { kind: 'broken'; code: string; message: string };
+  | { kind: 'broken'; code: string };
 
+/** What the signed request needs of the gateway's settings. */
+export interface SignedRequestConfig {
+  /** e.g. https://gateway.example or http://127.0.0.1:8787; a trailing slash is dropped (gatewayUrl). */
+  baseUrl: string;
+  appId: string;
+  signing: SigningProfile;
+  timeoutMs: number;
+}
+
+/** Connection errors that happen before a byte of the request can reach the gateway. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -36,7 +51,8 @@ const NOT_SENT_CODES = new Set([
 
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 
-export function gatewayUrl(config: Pick<GatewayConfig, 'baseUrl'>, path: string): string {
+/** The one URL rule: the base address without its trailing slashes, then the path (which starts with one). */
+export function gatewayUrl(config: Pick<SignedRequestConfig, 'baseUrl'>, path: string): string {
   return config.baseUrl.replace(/\/+$/, '') + path;
 }
 
@@ -87,13 +103,14 @@ function redactValue(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
-export async function signedPost(
-  config: GatewayConfig,
+/** Signs the exact bytes and POSTs them under the deadline (`timeoutMs`, else the config's); never throws but for the SecretStore's own failure. */
+export async function sendSigned(
+  config: SignedRequestConfig,
   secrets: SecretStore,
   path: string,
   bytes: string,
   options: { timeoutMs?: number } = {},
-): Promise<SignedPostResult> {
+): Promise<SignedRequestResult> {
   const appKey = await secrets.get('appkey');
   if (!appKey) return { kind: 'no_secret', secret: 'appkey', message: `no appkey is stored in ${secrets.description}` };
   let key = appKey;
@@ -108,7 +125,10 @@ export async function signedPost(
       };
     key = signingSecret;
   }
-  const hide = (text: string) => redact(text, [appKey, signingSecret]);
+  // Whatever the gateway echoes of what it was sent (or shares with Loket) is cut out before anything reads,
+  // stores or shows the answer: a refusal's message, the raw body kept with the order, an inquiry's answer.
+  const known = [appKey, signingSecret];
+  const hide = (text: string) => redact(text, known);
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -127,26 +147,26 @@ export async function signedPost(
   };
   try {
     const res = await fetch(gatewayUrl(config, path), init);
-    const text = await res.text();
+    // Decoded strictly: an answer in broken UTF-8 is not read as if it said something else.
+    const body = new Uint8Array(await res.arrayBuffer());
+    const text = decodeStrictUtf8(body);
     const location = res.headers.get('location');
     return {
       kind: 'answer',
       status: res.status,
-      text: redactAnswer(text, [appKey, signingSecret]),
+      ...(text === undefined
+        ? { text: redactAnswer(Buffer.from(body).toString('utf8'), known), badUtf8: true as const }
+        : { text: redactAnswer(text, known) }),
       ...(location ? { location: hide(location) } : {}),
     };
   } catch (err) {
     const e = err as { code?: string; errno?: string; name?: string; cause?: { code?: string } };
     const code = e.code ?? e.errno ?? e.cause?.code ?? e.name ?? 'error';
-    if (controller.signal.aborted) return { kind: 'timeout', message: `no answer within ${seconds(timeoutMs)} s` };
-    if (NOT_SENT_CODES.has(code)) return { kind: 'not_sent', code, message: hide(code) };
-    if (TLS_CODE.test(code)) return { kind: 'tls', code, message: hide(code) };
-    return { kind: 'broken', code: hide(code), message: 'the connection broke before an answer came' };
+    if (controller.signal.aborted) return { kind: 'timeout', timeoutMs };
+    if (NOT_SENT_CODES.has(code)) return { kind: 'not_sent', code: hide(code) };
+    if (TLS_CODE.test(code)) return { kind: 'tls', code: hide(code) };
+    return { kind: 'broken', code: hide(code) };
   } finally {
     clearTimeout(timer);
   }
-}
-
-function seconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
 }

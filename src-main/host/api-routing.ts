@@ -1,0 +1,81 @@
+import {
+  apiMethodNames,
+  BOOKS_API_METHODS,
+  ORDER_API_METHODS,
+  SHIFT_API_METHODS,
+  type ApiHandlers,
+  type DisplayState,
+  type LiveEvent,
+} from '../common/api';
+import type { AppService } from '../core/app-service';
+import type { BooksService } from '../core/books-service';
+import type { ChargesInFlight } from '../core/backup/charges-in-flight';
+import type { ManagerService } from '../core/manager-service';
+import type { Download, Downloads } from './downloads';
+import type { ShiftApi } from '../core/shifts/shift-api';
+import type { OrderRuntime } from './order-runtime';
+import type { QuietWindow } from './upkeep';
+
+/** What a host serves: every API method, the live events, and what the customer display shows now. */
+export type HostedApi = ApiHandlers & {
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+  displayState(): DisplayState;
+  /** An export prepared by prepareExport, taken once (browser mode: GET /api/download/{id}). */
+  takeDownload(id: string): Download | undefined;
+  /** The file name of an export prepared and not yet taken (the desktop app's save dialog starts with it). */
+  downloadName(id: string): string | undefined;
+};
+
+/**
+ * Every API method to the service that serves it: the order methods to the runtime in use (through its gate, a charge
+ * counted as in flight, each call noted for the quiet window), the books' methods through the same gate (they read
+ * and change the order log in use), the manager's straight to the manager service.
+ */
+export function routeApi(deps: {
+  runtime: OrderRuntime;
+  books: BooksService;
+  manager: ManagerService;
+  downloads: Downloads;
+  charges: ChargesInFlight;
+  quiet: QuietWindow;
+  listeners: Set<(event: LiveEvent) => void>;
+}): HostedApi {
+  const { runtime, books, manager, charges, quiet } = deps;
+  const app = {} as Record<string, (...args: unknown[]) => unknown>;
+  for (const method of apiMethodNames) {
+    if ((ORDER_API_METHODS as readonly string[]).includes(method)) {
+      const call = (...args: unknown[]) =>
+        runtime.gate.run(() =>
+          (runtime.current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args),
+        );
+      const charging = method === 'createOrder' || method === 'retryOrder';
+      app[method] = (...args) => {
+        quiet.touch();
+        return charging ? charges.track(() => call(...args)) : call(...args);
+      };
+    } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {
+      // The shift lives in the order log in use: it waits for a runtime switch like the order methods.
+      app[method] = (...args) =>
+        runtime.gate.run(() =>
+          (runtime.current.shifts[method as keyof ShiftApi] as (...a: unknown[]) => unknown)(...args),
+        );
+    } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
+      app[method] = (...args) =>
+        runtime.gate.run(() =>
+          (books[method as keyof BooksService] as (...a: unknown[]) => unknown).apply(books, args),
+        );
+    } else {
+      app[method] = (...args) =>
+        (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
+    }
+  }
+  return Object.assign(app, {
+    subscribe: (listener: (event: LiveEvent) => void) => {
+      deps.listeners.add(listener);
+      return () => deps.listeners.delete(listener);
+    },
+    displayState: () => runtime.current.app.displayState(),
+    takeDownload: (id: string) => deps.downloads.take(id),
+    downloadName: (id: string) => deps.downloads.name(id),
+  }) as unknown as HostedApi;
+}

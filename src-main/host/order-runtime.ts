@@ -1,0 +1,265 @@
+import { ApiError, type LiveEvent } from '../common/api';
+import type { Order } from '../common/order';
+import { reason } from '../common/reasons';
+import type { LoketSettings } from '../common/settings';
+import { AppService, type AppServiceDeps, type ReceiptPort } from '../core/app-service';
+import { CallGate } from '../core/call-gate';
+import { startCallbackListener, type CallbackListener } from '../core/confirmation/callback-listener';
+import type { Clock } from '../core/ports';
+import { buildReceipt } from '../core/receipts/receipt-model';
+import { renderReceiptHtml } from '../core/receipts/receipt-html';
+import { buildPaymentSlip } from '../core/receipts/slip-model';
+import { openLoket, type Loket, type OpenOptions, type StoreBooks } from '../runtime';
+import { staffActor, type AuditActor } from '../core/audit/audit-log';
+import { renderReportHtml } from '../core/reports/report-html';
+import { printerDrawer } from '../core/shifts/drawer';
+import { ShiftApi } from '../core/shifts/shift-api';
+import { ShiftBook } from '../core/shifts/shift-book';
+import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
+import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
+import { OrderWatch } from './order-watch';
+import { startPendingWrites } from './pending-writes';
+import { receiptContext, type HostPrinting } from './printing';
+
+/** One order runtime with everything that runs around it. */
+export interface Running {
+  readonly loket: Loket;
+  readonly app: AppService;
+  /** This till's shifts, on the order log in use (its service's `ledger` is the CashLedger a sale's cash goes through). */
+  readonly shifts: ShiftApi;
+  close(): Promise<void>;
+}
+
+/** What the order runtime needs of the host around it. */
+export interface OrderRuntimeDeps {
+  /** How the host was asked to open Loket (data folder, environment, secrets, the sandbox's options). */
+  open: OpenOptions;
+  store: StoreBooks;
+  clock: Clock;
+  log: (line: string) => void;
+  printing: HostPrinting;
+  /** The AppService's parts that are the host's, not the runtime's: read at each call. */
+  service: Pick<AppServiceDeps, 'info' | 'display' | 'items' | 'till' | 'refusal'>;
+  /** The store's settings now. */
+  settings: () => LoketSettings;
+  /** The live events of the runtime in use, to the host's listeners. */
+  emit: (event: LiveEvent) => void;
+}
+
+/**
+ * The order runtime in use — the order log and gateway, a callback listener, polling for orders waiting for payment,
+ * receipts and the order API — and its rebuilding when the manager switches between training and live (or changes
+ * the live gateway): calls in flight finish first, and calls arriving meanwhile wait (the gate), so no charge is cut
+ * off half-way. When live cannot start (e.g. the listener's port is taken) it runs in training mode, saying why.
+ */
+export class OrderRuntime {
+  /** The order and books methods pass through it: they wait while the runtime is rebuilt. */
+  readonly gate = new CallGate();
+  private running!: Running;
+
+  private constructor(private readonly deps: OrderRuntimeDeps) {}
+
+  static async start(deps: OrderRuntimeDeps): Promise<OrderRuntime> {
+    const runtime = new OrderRuntime(deps);
+    runtime.running = await runtime.runOrTrain();
+    return runtime;
+  }
+
+  get current(): Running {
+    return this.running;
+  }
+
+  /** A new order runtime once every call in flight has finished; calls arriving meanwhile wait for it. */
+  async rebuild(): Promise<void> {
+    await this.gate.exclusive(async () => {
+      await this.running.close();
+      this.running = await this.runOrTrain();
+      const loket = this.running.loket;
+      this.deps.log(`now ${loket.training ? 'in training mode' : 'live'}: ${loket.gatewayDescription}`);
+    });
+  }
+
+  /** Closes the runtime once the calls in flight have finished: `before` and `after` it run in the same exclusive turn. */
+  async close(before: () => void, after: () => void): Promise<void> {
+    await this.gate.exclusive(async () => {
+      before();
+      await this.running.close();
+      after();
+    });
+  }
+
+  /** The settings' runtime; when live cannot start, training, saying why. */
+  private async runOrTrain(): Promise<Running> {
+    try {
+      return await this.run();
+    } catch (err) {
+      if (this.deps.settings().mode !== 'live') throw err;
+      const why = `Live mode could not start (${(err as Error).message}); Loket runs in training mode until then.`;
+      this.deps.log(why);
+      return this.run(why);
+    }
+  }
+
+  /** Opens the order runtime the settings ask for, and starts what runs around it. */
+  private async run(trainingBecause?: string): Promise<Running> {
+    const { store, clock, log } = this.deps;
+    const loket = await openLoket({
+      ...this.deps.open,
+      store,
+      clock,
+      whenLiveUnavailable: 'training',
+      ...(trainingBecause ? { forceTraining: trainingBecause } : {}),
+    });
+    let watch: OrderWatch | undefined;
+    let listener: CallbackListener | undefined;
+    try {
+      const configured = loket.training ? null : loket.settings.callbackListener;
+      // Training mode: the embedded sandbox calls back on loopback. A live gateway needs a listener it can reach.
+      if (loket.sandbox || configured) {
+        const client = loket.client.config;
+        listener = await startCallbackListener({
+          host: configured?.host ?? '127.0.0.1',
+          port: configured?.port ?? 0,
+          path: configured?.path ?? '/loket/callback',
+          appId: client.appId,
+          key: await loket.signingKey(),
+          encoding: client.signing.encoding,
+          orders: loket.orders,
+          log: loket.log,
+          receipts: loket.receipts,
+          report: (line) => log(`callback: ${line}`),
+        });
+        loket.orders.setNotificationUrl(configured?.publicUrl ?? listener.url);
+      }
+      watch = new OrderWatch(loket, clock, log);
+      const memory = (key: 'sale' | 'held') => {
+        const name = `counter.${key}.${loket.training ? 'training' : 'live'}`;
+        return {
+          load: () => store.settings.get<string | null>(name) ?? null,
+          save: (id: string | null) => store.settings.set(name, id),
+        };
+      };
+      const sandbox = loket.sandbox;
+      const app = new AppService({
+        ...this.deps.service,
+        log: loket.log,
+        orders: loket.orders,
+        methods: loket.methods,
+        clock,
+        receipts: this.receipts(loket),
+        // The sale in progress survives a restart: remembered in the store's books, per mode (each mode has its own
+        // order log).
+        saleMemory: memory('sale'),
+        holdMemory: memory('held'),
+        ...(sandbox ? { simulatePayment: (id: string) => simulatePayment(loket, id) } : {}),
+        watch: watch.watch,
+      });
+      const shifts = this.shifts(loket);
+      const unsubscribe = app.subscribe(this.deps.emit);
+      const pending = startPendingWrites(loket.orders, log);
+      watch.watchLeftOver();
+      const watching = watch;
+      return {
+        loket,
+        app,
+        shifts,
+        close: async () => {
+          pending.stop();
+          watching.stop();
+          unsubscribe();
+          app.close();
+          await listener?.close();
+          await loket.close();
+        },
+      };
+    } catch (err) {
+      watch?.stop();
+      await listener?.close();
+      await loket.close();
+      throw err;
+    }
+  }
+
+  /** The shifts of this runtime's order log, the drawer on the receipt printer, X/Z printed as the day's report is. */
+  private shifts(loket: Loket): ShiftApi {
+    const { store, clock, log, settings, printing } = this.deps;
+    const service = new ShiftService({
+      book: new ShiftBook(loket.db),
+      clock,
+      terminalId: () => loket.terminalId,
+      timeZone: () => settings().timeZone,
+      cash: () => cashSettingsOf(settings()),
+      drawer: printerDrawer(() => printing.drawer(settings())),
+      approver: store.access,
+      audit: store.audit,
+      staffName: (id) => store.access.staff.get(id)?.name,
+      // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
+      drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
+    });
+    /** Who acts at the till: the member of staff signed in, else the till itself. */
+    const actor = (): AuditActor => {
+      const staff = this.deps.service.till?.().staff ?? null;
+      return staff ? staffActor(staff) : { name: 'till (nobody signed in)', source: 'app' };
+    };
+    return new ShiftApi(service, {
+      actor,
+      doc: (report) => {
+        const s = settings();
+        return buildShiftReportDoc(report, {
+          storeName: s.storeName,
+          ...(s.storeAddress ? { storeAddress: s.storeAddress } : {}),
+          lang: s.lang,
+          printedAt: clock.now(),
+          training: loket.training,
+          methods: loket.methods,
+        });
+      },
+      html: (doc) => renderReportHtml(doc),
+      print: (doc) => printing.printReport(settings(), doc),
+    });
+  }
+
+  private receipts(loket: Loket): ReceiptPort {
+    const { settings, printing, clock } = this.deps;
+    const context = (order: Order) => ({
+      ...receiptContext(settings()),
+      method: loket.methods.find((m) => m.id === order.methodId),
+      training: loket.training,
+      printedAt: clock.now(),
+    });
+    const receiptOf = (order: Order, copy: boolean) => buildReceipt(order, { ...context(order), copy });
+    const slipOf = (order: Order) => buildPaymentSlip(order, context(order));
+    const printer = () => {
+      const chosen = printing.receipt(settings());
+      if (!chosen) throw new Error('No printer is set up: print from this screen instead.');
+      return chosen;
+    };
+    return {
+      html: (order, { paper, copy }) => renderReceiptHtml(receiptOf(order, copy), { paper }),
+      print: async (order, { copy }) => printer().send(receiptOf(order, copy)),
+      slipHtml: (order, { paper }) => renderReceiptHtml(slipOf(order), { paper }),
+      printSlip: async (order) => {
+        const slip = slipOf(order);
+        await printer().send(slip);
+      },
+    };
+  }
+}
+
+/** Training mode: the customer "pays" at the embedded sandbox, and Loket asks once so the cashier sees it at once. */
+async function simulatePayment(loket: Loket, id: string): Promise<void> {
+  const sandbox = loket.sandbox!;
+  if (!sandbox.orders.get(id)) {
+    // The embedded sandbox lives in memory: after a restart it no longer knows earlier orders.
+    throw new ApiError(
+      'conflict',
+      'The training gateway was restarted and no longer knows this order: cancel it and charge again.',
+      reason('sale.sandbox_restarted'),
+    );
+  }
+  sandbox.settle(id, 'PAID');
+  // Do not wait for the callback: ask once, so the cashier sees "paid" at once. Both paths are idempotent.
+  const answer = await loket.client.inquire(id);
+  if (answer.ok)
+    loket.orders.applyInquiryAnswer(id, answer, { source: 'inquiry', reason: 'training: simulated payment' });
+}
