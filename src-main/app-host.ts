@@ -62,6 +62,11 @@ export interface AppHostOptions extends OpenOptions {
     pdf(html: string): Promise<Buffer>;
   };
   log?: (line: string) => void;
+  /**
+   * The upkeep (the backup at start, then its timers) is started by the host, with `upkeep.start()`, once it is
+   * ready to be used (browser mode: after printing its URLs); by default it starts here.
+   */
+  deferUpkeep?: boolean;
 }
 
 /** An export waiting to be fetched: written straight to the caller's stream, once. */
@@ -609,7 +614,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     log,
     clock,
   });
-  upkeep.start();
+  if (!options.deferUpkeep) upkeep.start();
 
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
