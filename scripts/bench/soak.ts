@@ -163,6 +163,15 @@ export async function benchSoak(charges: number, say: (line: string) => void): P
       await fillSale(cashier.page, 10_000 + (i % 90_000), `Soak ${i}`);
       await cashier.page.locator('input[data-method="qris_dynamic"]').check();
       await cashier.page.locator('[data-testid="charge"]').click();
+      // On a machine this busy a click can land while the form redraws (the Charge button's label follows the
+      // amount): when no order started, it is clicked again; an order that started is never charged twice.
+      await qr.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
+        if (!(await pay.isVisible()))
+          await cashier.page
+            .locator('[data-testid="charge"]')
+            .click({ timeout: 5_000 })
+            .catch(() => undefined);
+      });
       await qr.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (err: unknown) => {
         await cashier.page.screenshot({ path: '/tmp/bench-soak-cashier.png' });
         await display.page.screenshot({ path: '/tmp/bench-soak-display.png' });
