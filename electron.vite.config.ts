@@ -14,9 +14,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // cli.js runs on plain Node too (npm run serve, npm run cli: scripts/cli.mjs), not only in Electron.
+      target: 'node20.19',
       rollupOptions: {
-        input: { index: resolve(root, 'src-main/index.ts') },
+        // The Electron app, and the command line (browser mode included) started from built code instead of tsx.
+        input: { index: resolve(root, 'src-main/index.ts'), cli: resolve(root, 'src-main/cli.ts') },
         external: NATIVE_MODULES,
+        // Chunks beside the entries: the code finds resources/, out/renderer and package.json relative to its own
+        // file (import.meta.url, two folders up), as it does from src-main/<layer>/.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -9,7 +9,9 @@
  *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time;
  *   (d) exporting (b)'s big file to CSV and XLSX vs iterating the same SELECT (BENCH_ONLY=export: only this);
  *   (e) browser mode: a live event merged into Today's list at 5,000 orders vs re-fetching the day;
- *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module.
+ *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module;
+ *   (g) a soak: BENCH_SOAK charges through browser mode, memory of the server and both pages at start and end
+ *       (BENCH_ONLY=soak: 10,000 by default; a full run includes it only when BENCH_SOAK is set).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +32,7 @@ import {
   type LiveListResult,
 } from './bench/charge-to-qr';
 import { benchStart, renderStart, type StartResult } from './bench/start';
+import { benchSoak, renderSoak, type SoakResult } from './bench/soak';
 import { benchExport, exportJson, exportRepeats, renderExport, type ExportBenchResult } from './bench/export';
 import { renderReport, resultsJson, type OrderLogResults } from './bench/report';
 import { captureSamples, type Samples } from './bench/samples';
@@ -166,7 +169,13 @@ async function main(): Promise<void> {
     const measured = await benchChargeToQr(config.sales, say, config.listOrders);
     ({ list, ...screen } = measured);
   }
-  const { orderCreation, samples } = config.only === 'screen' ? {} : await runOrderCreationAndSamples(config);
+  let soak: SoakResult | undefined;
+  if ((config.only === 'all' || config.only === 'soak') && config.soak > 0) {
+    say(`(g) soak: ${fmtInt(config.soak)} charges through browser mode, both screens open…`);
+    soak = await benchSoak(config.soak, say);
+  }
+  const { orderCreation, samples } =
+    config.only === 'screen' || config.only === 'soak' ? {} : await runOrderCreationAndSamples(config);
   const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
   const exported =
     samples && (config.only === 'all' || exportOnly) ? await runExport(config, samples, orderLog) : undefined;
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
     ...(exported ? { export: exportJson(exported) } : {}),
     ...(list ? { liveList: list } : {}),
     ...(start ? { start } : {}),
+    ...(soak ? { soak } : {}),
   };
   writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
@@ -205,6 +215,10 @@ async function main(): Promise<void> {
   if (start) {
     say('');
     say(renderStart(start));
+  }
+  if (soak) {
+    say('');
+    say(renderSoak(soak));
   }
   say('');
   say(`Results written to ${RESULTS_PATH}`);

@@ -20,8 +20,8 @@ const INPUTS = [
   'tsconfig.json',
   'package-lock.json',
 ];
-/** The outputs that must exist for a skipped build to be usable. */
-const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
+/** The outputs that must exist for a skipped build to be usable (out/main/cli.js: npm run cli and serve, scripts/cli.mjs). */
+export const OUTPUTS = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 
 function files(root, path) {
   const full = join(root, path);
@@ -52,21 +52,31 @@ function electronViteBuild(root) {
   return result.status ?? 1;
 }
 
+/** Whether out/ was built from these very inputs (the hash stored with the last build) and holds what starts. */
+function builtFrom(root, hash) {
+  const stamp = join(root, STAMP);
+  const built = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
+  return built === hash && OUTPUTS.every((f) => existsSync(join(root, f)));
+}
+
+/** Whether out/ is up to date with the sources: what was built is what the sources say, so it may run instead. */
+export function isUpToDate(root = repoRoot) {
+  return builtFrom(root, inputsHash(root));
+}
+
 /**
  * Builds unless out/ was built from these very inputs and holds what the app starts from; returns the build's exit
  * code (0 when skipped). A failed build leaves the stamp alone, so the next start builds again.
  */
 export function buildIfChanged({ force = false, quiet = false, root = repoRoot, build = electronViteBuild } = {}) {
-  const stamp = join(root, STAMP);
   const hash = inputsHash(root);
-  const built = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
-  if (!force && built === hash && OUTPUTS.every((f) => existsSync(join(root, f)))) {
+  if (!force && builtFrom(root, hash)) {
     if (!quiet) console.error('build: nothing changed since the last build; using out/');
     return 0;
   }
   const code = build(root);
   if (code !== 0) return code;
-  writeFileSync(stamp, `${hash}\n`);
+  writeFileSync(join(root, STAMP), `${hash}\n`);
   return 0;
 }
 

@@ -11,3 +11,5 @@ export declare function systemPackagesPlan(options: {
   privilege: 'root' | 'sudo' | null;
   command: (groups: string[]) => string;
 }): SystemPackagesPlan;
+/** Checks (and installs what is due: Debian packages, npm ci) as `node scripts/ensure-deps.mjs ARGS` does; exits on failure. */
+export declare function ensureDeps(argv?: string[]): void;

@@ -48,8 +48,9 @@ export function systemPackagesPlan({ missing, required, privilege, command }) {
   };
 }
 
-function main() {
-  const args = new Set(process.argv.slice(2));
+/** The checks and installs above, as the command line asks (`--quiet`, `--for-tests`); exits when they fail. */
+export function ensureDeps(argv = process.argv.slice(2)) {
+  const args = new Set(argv);
   const forTests = args.has('--for-tests');
   const say = (line) => console.error(`[loket] ${line}`);
   const info = (line) => args.has('--quiet') || say(line);
@@ -149,4 +150,4 @@ function ensureSystemPackages(groups, required, say, info) {
   return plan.action === 'warn';
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(fileURLToPath(import.meta.url))) main();
+if (process.argv[1] && resolve(process.argv[1]) === resolve(fileURLToPath(import.meta.url))) ensureDeps();

@@ -34,6 +34,11 @@ export interface AppHostOptions extends OpenOptions {
   /** The operating system's printers (the desktop app): used when the settings choose kind 'system'. */
   systemPrinter?: SystemPrinter;
   log?: (line: string) => void;
+  /**
+   * The upkeep (the backup at start, then its timers) is started by the host, with `upkeep.start()`, once it is
+   * ready to be used (browser mode: after printing its URLs); by default it starts here.
+   */
+  deferUpkeep?: boolean;
 }
 
 export interface AppHost {
@@ -217,7 +222,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     },
     log,
   });
-  upkeep.start();
+  if (!options.deferUpkeep) upkeep.start();
 
   return {
     app: routeApi({ runtime, books, manager, downloads, charges, quiet, listeners }),

@@ -51,8 +51,31 @@ export interface LiveListResult {
 /** The target of issue 13: the QR painted at most this long after the sandbox's own answer (p95). */
 export const IN_PAGE_TARGET_MS = 50;
 
-function startServe(): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet'], {
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+};
+
+/** Runs electron-vite's build: a stale out/renderer would time a different app. */
+export function buildScreens(say: (line: string) => void): void {
+  say('    building the screens (electron-vite build)…');
+  const built = spawnSync(
+    process.execPath,
+    [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) throw new Error('electron-vite build failed');
+}
+
+/**
+ * Browser mode with a fresh data folder and the embedded sandbox, from the sources under tsx, or (`built`) as
+ * `npm run serve` starts it: the launcher running the built bundle in the same process (its pid is the server's).
+ */
+export function startServe(
+  options: { built?: boolean } = {},
+): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
+  const entry = options.built ? ['scripts/cli.mjs'] : ['--import', 'tsx', 'src-main/cli.ts'];
+  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--quiet'], {
     cwd: root,
     env: {
       ...process.env,
@@ -107,21 +130,9 @@ export async function benchChargeToQr(
   say: (line: string) => void,
   listOrders = 0,
 ): Promise<ChargeToQrResult & { list?: LiveListResult }> {
-  {
-    // Always build: a stale out/renderer would time a different app.
-    say('    building the screens (electron-vite build)…');
-    const built = spawnSync(
-      process.execPath,
-      [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('electron-vite build failed');
-  }
+  buildScreens(say);
   const serve = await startServe();
-  const browser = await chromium.launch({
-    executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     // Two contexts, as the till and the customer screen are two windows: a page in the background of one
     // context gets no animation frames, which would time Chromium's throttling, not Loket.

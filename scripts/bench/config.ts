@@ -19,8 +19,10 @@ export interface BenchConfig {
   sales: number;
   /** (e) orders in the day on Today's list (0: skip (e)). */
   listOrders: number;
+  /** (g) charges of the soak (0: skip it; it runs only when asked, as it takes minutes). */
+  soak: number;
   /** Which parts to run. */
-  only: 'all' | 'orders' | 'log' | 'screen';
+  only: 'all' | 'orders' | 'log' | 'screen' | 'soak';
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -36,8 +38,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
   const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
   const only = env.BENCH_ONLY ?? 'all';
-  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen') {
-    throw new Error(`BENCH_ONLY: must be orders, log, screen or all (got ${JSON.stringify(only)})`);
+  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen' && only !== 'soak') {
+    throw new Error(`BENCH_ONLY: must be orders, log, screen, soak or all (got ${JSON.stringify(only)})`);
   }
   return {
     orders,
@@ -52,6 +54,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     inserts: intFromEnv(env, 'BENCH_INSERTS', 2_000, 10),
     sales: intFromEnv(env, 'BENCH_SALES', 50, 5),
     listOrders: intFromEnv(env, 'BENCH_LIST_ORDERS', 5000, 0),
+    // A day of a busy counter when asked for alone (BENCH_ONLY=soak); in a full run only when BENCH_SOAK says so.
+    soak: intFromEnv(env, 'BENCH_SOAK', only === 'soak' ? 10_000 : 0, 0),
     only,
   };
 }

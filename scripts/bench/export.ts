@@ -277,7 +277,7 @@ export function renderExport(r: ExportBenchResult): string {
       [
         ['', 'rows', 'rows/s', 'seconds', 'CPU s', 'peak RSS', 'RSS before', 'file', 'vs floor'],
         row('floor: the same SELECT, iterated (baseline)', r.floor, '1.00x'),
-        row('CSV (csv-stringify) to a file', r.csv, fmtRatio(r.csvOverFloor), r.csvPeakRssBytes),
+        row('CSV (csvRecord) to a file', r.csv, fmtRatio(r.csvOverFloor), r.csvPeakRssBytes),
         row('XLSX (exceljs streaming writer) to a file', r.xlsx, fmtRatio(r.xlsxOverFloor)),
       ],
       [1, 2, 3, 4, 5, 6, 7, 8],

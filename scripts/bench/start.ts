@@ -21,8 +21,9 @@ export interface StartResult {
   floor: Distribution;
 }
 
-/** The target of issue 13: ready in under this when nothing changed. */
-export const START_TARGET_MS = 1500;
+/** The target of issue 22: ready in at most this when nothing changed, or at most START_TARGET_RATIO x the floor. */
+export const START_TARGET_MS = 1000;
+export const START_TARGET_RATIO = 3;
 const RUNS = 5;
 
 /** Runs a command in its own process group until `ready` matches its output; returns the milliseconds it took. */
@@ -79,13 +80,14 @@ export async function benchStart(say: (line: string) => void): Promise<StartResu
 
 export function renderStart(r: StartResult): string {
   const f = (n: number) => n.toFixed(0).padStart(8);
-  const met = r.unchanged.p50 < START_TARGET_MS ? 'MET' : 'NOT MET';
+  const ratio = r.unchanged.p50 / r.floor.p50;
+  const met = r.unchanged.p50 <= START_TARGET_MS || ratio <= START_TARGET_RATIO ? 'MET' : 'NOT MET';
   return [
     `(f) Start: \`npm run serve\` to the cashier URL printed, ${r.unchanged.n} runs with nothing changed`,
     '                                          p50 ms   max ms  ratio p50',
     `after a change (builds)                ${f(r.builtMs)} ${f(r.builtMs)}  ${(r.builtMs / r.floor.p50).toFixed(1).padStart(8)}x`,
     `nothing changed (skips the build)      ${f(r.unchanged.p50)} ${f(r.unchanged.max)}  ${(r.unchanged.p50 / r.floor.p50).toFixed(1).padStart(8)}x`,
     `floor: tsx running an empty module     ${f(r.floor.p50)} ${f(r.floor.max)}      1.0x`,
-    `target: ready in under ${START_TARGET_MS} ms with nothing changed: ${met}`,
+    `target: ready in at most ${START_TARGET_MS} ms, or ${START_TARGET_RATIO}x the floor, with nothing changed: ${met}`,
   ].join('\n');
 }

@@ -11,7 +11,7 @@ import { UsageError } from '../sandbox/command';
 import { newAccessToken } from './security';
 import { startWebHost } from './web-host';
 
-export const SERVE_USAGE = `Usage: npm run serve [-- options]     (or: npm run cli -- serve [options] after npm run build)
+export const SERVE_USAGE = `Usage: npm run serve [-- options]     (or: npm run cli -- serve [options])
 
 Browser mode: serves the cashier screen and the customer display to a browser on this machine.
 
@@ -118,6 +118,8 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     log,
     sandboxLog: logger('sandbox'),
     ...(printer ? { printer } : {}),
+    // The start's backup waits until the URLs are printed (below): nothing heavy before the till can be opened.
+    deferUpkeep: true,
   });
   let web;
   try {
@@ -153,6 +155,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     );
   }
   console.log('Open the cashier URL on this machine and the display URL on the customer screen. Ctrl-C stops.');
+  appHost.upkeep.start();
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -3,10 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIfChanged } from '../../scripts/build-if-changed.mjs';
+import { buildIfChanged, isUpToDate, OUTPUTS } from '../../scripts/build-if-changed.mjs';
 import { tempDir } from './helpers/loket';
-
-const OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 
 function tree() {
   const dir = tempDir('loket-build-');
@@ -25,10 +23,12 @@ function tree() {
     return exitCode;
   };
   const run = () => buildIfChanged({ quiet: true, root: dir.path, build });
+  const upToDate = () => isUpToDate(dir.path);
   return {
     dir,
     write,
     run,
+    upToDate,
     builds: () => builds,
     failNext: (code: number) => (exitCode = code),
   };
@@ -76,6 +76,21 @@ describe('build only when the inputs changed', () => {
     t.failNext(0);
     expect(t.run()).toBe(0);
     expect(t.builds()).toBe(4);
+    t.dir.remove();
+  });
+
+  it('says the build is up to date (npm run cli runs it) only when built from the sources as they are', () => {
+    const t = tree();
+    expect(t.upToDate()).toBe(false);
+    t.run();
+    expect(t.upToDate()).toBe(true);
+    t.write('src-main/cli.ts', 'export {};\n');
+    expect(t.upToDate()).toBe(false);
+    t.run();
+    expect(t.upToDate()).toBe(true);
+    // The command line's entry is an output of its own: without it, the sources run instead.
+    rmSync(join(t.dir.path, 'out/main/cli.js'));
+    expect(t.upToDate()).toBe(false);
     t.dir.remove();
   });
 });

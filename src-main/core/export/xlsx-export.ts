@@ -1,6 +1,6 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Lang } from '../../common/app-info';
 import type { ReportFigures } from '../../common/reports';
 import { EXPORT_COLUMNS } from './columns';
@@ -38,6 +38,9 @@ export async function writeXlsx(
   options: XlsxOptions,
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
+  // Loaded on the first spreadsheet, not at every start: exceljs alone took about a third of the CLI's and browser
+  // mode's start (docs/benchmarks.md, (f)).
+  const { default: Excel } = await import('exceljs');
   // The zip goes through a counter on its way to `out`; `done` also fails when `out` does.
   const counter = new PassThrough();
   let bytes = 0;
@@ -46,7 +49,7 @@ export async function writeXlsx(
   const drain = new DrainWaiter(done);
   let count = 0;
   try {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    const workbook = new Excel.stream.xlsx.WorkbookWriter({
       stream: counter,
       useStyles: true,
       useSharedStrings: false,

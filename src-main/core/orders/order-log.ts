@@ -312,13 +312,15 @@ export class OrderLog {
     let result: T;
     const relaxed = options.durable === false;
     try {
-      if (relaxed) this.db.pragma('synchronous = NORMAL');
+      // Prepared once, like every statement here (db.pragma prepares at each call); SQLite applies the setting
+      // when the statement is prepared and again at each run, so it is prepared only where it is to be run.
+      if (relaxed) this.stmt('PRAGMA synchronous = NORMAL').run();
       result = this.db.transaction(() => this.publishing(fn)).immediate();
     } catch (err) {
       this.touched.clear();
       throw err;
     } finally {
-      if (relaxed) this.db.pragma('synchronous = FULL');
+      if (relaxed) this.stmt('PRAGMA synchronous = FULL').run();
     }
     if (this.listeners.size > 0 && this.touched.size > 0) {
       const known = [...this.touched];

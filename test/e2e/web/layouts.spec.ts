@@ -177,7 +177,7 @@ async function checkDisplay(page: Page, state: string, qrText?: string): Promise
       const box = (await page.getByTestId('display-qr').boundingBox())!;
       // As large as the screen allows: at least half of its shorter side.
       expect(box.width, `QR size at ${name(size)}`).toBeGreaterThanOrEqual(0.5 * Math.min(size.width, size.height));
-      await expect(page.locator('img[data-qr-text]'), 'one code on screen').toHaveCount(1);
+      await expect(page.locator('[data-qr-text]'), 'one code on screen').toHaveCount(1);
     }
     await shot(page, 'display', size, state);
     expect(await layoutProblems(page), `display, ${state}, ${name(size)}`).toEqual([]);

@@ -22,7 +22,7 @@ async function expectQr(display: Page, text: string): Promise<void> {
   expect(box.width).toBeGreaterThanOrEqual(320);
   expect(decodeQr(await qr.screenshot())).toBe(text);
   // The only code on the screen: a phone pointed at the display reads this one.
-  await expect(display.locator('img[data-qr-text]')).toHaveCount(1);
+  await expect(display.locator('[data-qr-text]')).toHaveCount(1);
   expect(decodeQr(await display.screenshot())).toBe(text);
 }
 
