@@ -11,6 +11,7 @@ import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
+import { CATALOGUE_USAGE, runCatalogueCommand } from './cli/catalogue-commands';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
@@ -36,6 +37,7 @@ Commands:
   backup     back up the order log now, or list the backups
   restore    put a backup in place of the order log
   store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
+  catalogue  import, export or list the catalogue of products
   help       show this text
 
 ${ORDER_USAGE}
@@ -44,7 +46,8 @@ ${REPORT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
 ${BACKUP_USAGE}
-${STORE_USAGE}`;
+${STORE_USAGE}
+${CATALOGUE_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -124,6 +127,12 @@ async function main(argv: string[]): Promise<number> {
       }
       // Loaded when used: the other commands start without the PostgreSQL driver.
       return (await import('./cli/store-commands')).runStoreCommand(rest);
+    case 'catalogue':
+      if (wantsHelp) {
+        process.stdout.write(CATALOGUE_USAGE);
+        return EXIT.OK;
+      }
+      return runCatalogueCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   'attention.resolved',
   'day.closed',
   'orders.exported',
+  'catalogue.imported',
+  'discount.approved',
+  'sale.voided',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
