@@ -3,6 +3,7 @@ import {
   apiMethodNames,
   ORDER_API_METHODS,
   BOOKS_API_METHODS,
+  SALE_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -49,6 +50,11 @@ import {
 import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem } from './common/reasons';
 import { printProblemOf } from './core/print-problem';
 import { readDocsSection } from './core/docs';
+import { ProductStore } from './core/products/product-store';
+import { SaleService } from './core/sales/sale-service';
+import { SaleStore } from './core/sales/sale-store';
+import { loadSaleSettings, loadTaxSettings } from './core/settings/sale-settings';
+import type { CashLedger } from './core/shifts/cash-ledger';
 
 export interface AppHostOptions extends OpenOptions {
   version: string;
@@ -62,6 +68,11 @@ export interface AppHostOptions extends OpenOptions {
     pdf(html: string): Promise<Buffer>;
   };
   log?: (line: string) => void;
+  /**
+   * The drawer's shift for a sale's cash (core/shifts): built for each order runtime on its database. Absent: no shift
+   * can be open, so a cash tender is refused (NoOpenShiftError).
+   */
+  cashLedger?: (loket: Loket) => CashLedger | undefined;
 }
 
 /** An export waiting to be fetched: written straight to the caller's stream, once. */
@@ -104,6 +115,7 @@ const KEYCHAIN_STATUS_MS = 60_000;
 interface Running {
   readonly loket: Loket;
   readonly app: AppService;
+  readonly sales: SaleService;
   close(): Promise<void>;
 }
 
@@ -126,6 +138,9 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
   const items = loadItemCatalogue();
+  // The store's catalogue: today's quick items become its products once (docs/catalogue.md).
+  const products = new ProductStore(store.db, clock);
+  if (store.writable) products.seedQuickItems(items, loadTaxSettings(store.settings).defaultCategory);
   const bundled = loadPaymentCatalogue(options.env?.LOKET_CATALOGUE ?? process.env.LOKET_CATALOGUE);
   const listeners = new Set<(event: LiveEvent) => void>();
   const emit = (event: LiveEvent) => {
@@ -505,6 +520,21 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
           : {}),
         watch,
       });
+      const cashLedger = options.cashLedger?.(loket);
+      const sales = new SaleService({
+        sales: new SaleStore(loket.db, clock),
+        products,
+        log: loket.log,
+        counter: app,
+        settings: () => loadSaleSettings(store.settings),
+        terminalId: () => loket.terminalId,
+        training: loket.training,
+        clock,
+        till: () => ({ staff: manager.tillStaff() }),
+        approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
+        audit: store.audit,
+        ...(cashLedger ? { cashLedger } : {}),
+      });
       const unsubscribe = app.subscribe(emit);
       // Answers the disk could not take are written as soon as it does (and before the next charge).
       const flushTimer = setInterval(() => {
@@ -524,8 +554,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return {
         loket,
         app,
+        sales,
         close: async () => {
           clearInterval(flushTimer);
+          sales.close();
           unwatchLog();
           // A last try at answers the disk refused: what stays unwritten is `creating` at the next start, and
           // turns `unknown` there (the attention queue), never lost.
@@ -620,6 +652,16 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       app[method] = (...args) => {
         lastCallAt = Date.now();
         return charging ? charges.track(() => call(...args)) : call(...args);
+      };
+    } else if ((SALE_API_METHODS as readonly string[]).includes(method)) {
+      // The sale's methods use the order runtime in use (its log, its gateway): they wait for a switch too.
+      const call = (...args: unknown[]) =>
+        gate.run(() =>
+          (current.sales[method as keyof SaleService] as (...a: unknown[]) => unknown).apply(current.sales, args),
+        );
+      app[method] = (...args) => {
+        lastCallAt = Date.now();
+        return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
       };
     } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
       // The books read and change the order log in use: they wait for a runtime switch like the order methods.

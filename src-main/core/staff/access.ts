@@ -118,6 +118,14 @@ export class AccessControl {
   }
 
   /**
+   * A manager's PIN given at the till for one action above a cashier's limits (a discount over the limit): the same
+   * check and lockout as unlocking manager mode, without opening a session. The caller audits what was approved.
+   */
+  async approveAsManager(staffId: number, pin: string): Promise<PinCheckResult> {
+    return this.checkPin(staffId, pin, 'manager_unlock', true);
+  }
+
+  /**
    * The manager of a live session, as they are now; using it moves its idle deadline on.
    * ManagerLockedError (`locked`) when the session is unknown, idle too long or locked, or its manager has
    * since been deactivated or made a cashier.
