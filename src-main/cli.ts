@@ -12,6 +12,7 @@ import { DatabaseProblem } from './db/open';
 import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
 import { CATALOGUE_USAGE, runCatalogueCommand } from './cli/catalogue-commands';
+import { SALE_USAGE, runSaleCommand } from './cli/sale-commands';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
@@ -38,6 +39,7 @@ Commands:
   restore    put a backup in place of the order log
   store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
   catalogue  import, export or list the catalogue of products
+  sale       ring up a sale of several lines and charge it (cash, a gateway payment, other, split)
   help       show this text
 
 ${ORDER_USAGE}
@@ -47,7 +49,8 @@ ${CONFIG_USAGE}
 ${STAFF_USAGE}
 ${BACKUP_USAGE}
 ${STORE_USAGE}
-${CATALOGUE_USAGE}`;
+${CATALOGUE_USAGE}
+${SALE_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -127,6 +130,12 @@ async function main(argv: string[]): Promise<number> {
       }
       // Loaded when used: the other commands start without the PostgreSQL driver.
       return (await import('./cli/store-commands')).runStoreCommand(rest);
+    case 'sale':
+      if (wantsHelp) {
+        process.stdout.write(SALE_USAGE);
+        return EXIT.OK;
+      }
+      return runSaleCommand(rest);
     case 'catalogue':
       if (wantsHelp) {
         process.stdout.write(CATALOGUE_USAGE);
