@@ -28,6 +28,7 @@ import { liveCredentialsProblem, type StoreBooks } from '../runtime';
 import { cliUser, defaultIo, printIssues, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 import { ask, onTerminal, readSecret, secretsFromStdin } from './secret-input';
+import { runSetTaxCommand, SET_TAX_USAGE } from './tax-commands';
 
 export const CONFIG_USAGE = `Settings (the store's books: loket.db in the data folder, LOKET_DATA_DIR else the OS's app-data folder).
 The appkey and the signing secret live in the OS keychain; LOKET_APP_KEY / LOKET_SIGNING_SECRET, when set,
@@ -51,7 +52,7 @@ override it. A secret is never taken from the command line: standard input, or a
   config set-display [--idle-message M] [--lang id|en]
   config set-access [--require-cashier-pin on|off] [--manager-idle-minutes N]
   config set-backup --copy-to FOLDER|none      a second folder every backup is copied to (a USB disk)
-  config methods list [--json]
+${SET_TAX_USAGE}  config methods list [--json]
   config methods enable ID | disable ID
   config methods import FILE [--format json|csv]    (default: from the file's extension)
   config methods reset                 back to the bundled catalogue
@@ -122,6 +123,8 @@ export async function runConfigCommand(
     case 'set-access':
     case 'set-backup':
       return setSection(sub, rest, options, io);
+    case 'set-tax':
+      return runSetTaxCommand(rest, options, io);
     case 'methods':
       return methods(rest, options, env, io);
     case 'training':
@@ -129,7 +132,7 @@ export async function runConfigCommand(
     default:
       throw new UsageError(
         `config: unknown subcommand ${JSON.stringify(sub ?? '')}; use show, set-gateway, set-secret, clear-secret, ` +
-          'test, set-store, set-printer, set-display, set-access, set-backup, methods or training',
+          'test, set-store, set-printer, set-display, set-access, set-backup, set-tax, methods or training',
       );
   }
 }
