@@ -11,8 +11,7 @@ import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
-import { CATALOGUE_USAGE, runCatalogueCommand } from './cli/catalogue-commands';
-import { SALE_USAGE, runSaleCommand } from './cli/sale-commands';
+import { CATALOGUE_USAGE, SALE_USAGE } from './cli/sale-usage';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
@@ -135,13 +134,14 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(SALE_USAGE);
         return EXIT.OK;
       }
-      return runSaleCommand(rest);
+      // Loaded when used, as store is: the other commands start without the sale's modules.
+      return (await import('./cli/sale-commands')).runSaleCommand(rest);
     case 'catalogue':
       if (wantsHelp) {
         process.stdout.write(CATALOGUE_USAGE);
         return EXIT.OK;
       }
-      return runCatalogueCommand(rest);
+      return (await import('./cli/catalogue-commands')).runCatalogueCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -13,19 +13,7 @@ import type { StoreBooks } from '../runtime';
 import { cliUser, defaultIo, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
-export const CATALOGUE_USAGE = `The catalogue of products (docs/catalogue.md):
-
-  catalogue import FILE [--dry-run] [--json]
-      merges a CSV (, or ;, UTF-8 with or without BOM) or XLSX file into the catalogue by SKU, all or nothing:
-      any invalid row names its line, column and rule, and nothing is imported. --dry-run checks and counts only.
-  catalogue export --out FILE [--format csv|xlsx] [--delimiter ,|;] [--bom] [--force]
-      every product, in the format import reads (xlsx when FILE ends in .xlsx).
-  catalogue list [--search TEXT] [--limit N] [--json]
-      active products; --search finds a name (a part of it, case and accents ignored), a SKU or a barcode.
-
-Exit codes: 0 ok, 2 invalid input (the file's issues, one a line, on stderr), 7 another Loket process holds the
-data folder (import only).
-`;
+export { CATALOGUE_USAGE } from './sale-usage';
 
 export interface CatalogueCommandOptions extends StoreOptions {
   /** The quick items that become products the first time (tests pass their own). */
