@@ -117,6 +117,24 @@ describe('the sale at the counter', () => {
     await host.app.parkSale(one.ok ? one.order!.id : '');
     const two = await host.app.chargeSale({ cart: await cartOf(['PULSA-50', 2]), methodId: 'qris_dynamic' });
     expect(two.ok && two.order?.itemId).toBeUndefined();
+    await host.app.parkSale(two.ok ? two.order!.id : '');
+    // A typed line cannot carry an item_id of its own: only the catalogue's products have one.
+    const typed = await host.app.chargeSale({
+      cart: {
+        lines: [
+          {
+            lineId: 't',
+            name: 'Pulsa',
+            unitPrice: 5_000,
+            qty: 1,
+            taxCategory: 'exempt',
+            fixedDenomination: { itemId: 'X' },
+          },
+        ],
+      },
+      methodId: 'qris_dynamic',
+    });
+    expect(typed.ok && typed.order?.itemId).toBeUndefined();
   });
 
   it('refuses a discount over the limit without a manager PIN (nothing sent); with one it is charged and audited', async () => {

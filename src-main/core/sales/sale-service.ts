@@ -38,7 +38,8 @@ import type { SaleStore } from './sale-store';
  *
  * Decided here:
  * - A catalogue line (productId) is sold at the catalogue's name, price, tax category and item_id; a product no
- *   longer in the catalogue or inactive is an issue of its line. A free-typed line keeps what the cashier typed.
+ *   longer in the catalogue or inactive is an issue of its line. A free-typed line keeps its name, price, quantity,
+ *   category and discount, and has no SKU, barcode or item_id (those are the catalogue's).
  * - At most one gateway tender per sale (one order on the customer display at a time), which takes what is still due
  *   when it has no amount; cash and other tenders are paid when recorded, in the sale's transaction (a cash tender
  *   with its movement in the shift, through the CashLedger port).
@@ -387,7 +388,14 @@ export class SaleService {
     const issues: SaleFieldIssue[] = [];
     if (cart.lines.length === 0) issues.push({ field: 'lines', rule: 'lines', message: 'lines: a sale needs a line' });
     const lines: SaleLine[] = cart.lines.map((line, i) => {
-      if (line.productId === undefined) return line;
+      if (line.productId === undefined) {
+        // A typed line is what the cashier typed: no SKU, barcode or item_id of the catalogue's.
+        const typed: SaleLine = { ...line };
+        delete typed.sku;
+        delete typed.barcode;
+        delete typed.fixedDenomination;
+        return typed;
+      }
       const product = this.deps.products.get(line.productId);
       if (!product || !product.active) {
         issues.push({
