@@ -15,6 +15,8 @@ import { loadSaleSettings } from '../core/settings/sale-settings';
 import type { CashLedger } from '../core/shifts/cash-ledger';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { defaultIo, type Io } from './cli-support';
+import { readSecret } from './secret-input';
+import { StaffStore } from '../core/staff/staff-store';
 import { EXIT, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
 
@@ -106,6 +108,8 @@ export async function runSaleCommand(
       pay: { type: 'string', multiple: true },
       'customer-name': { type: 'string' },
       phone: { type: 'string' },
+      manager: { type: 'string' },
+      'manager-pin-stdin': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -117,6 +121,15 @@ export async function runSaleCommand(
   if (values.method === undefined && values.pay === undefined)
     throw new UsageError('--method or --pay: is required (how the sale is paid, e.g. --method qris_dynamic)');
   const tenders = values.pay?.map(parsePay);
+  // A discount above the limit: the manager approves it with their PIN, never from the command line.
+  if (values['manager-pin-stdin'] && values.manager === undefined)
+    throw new UsageError('--manager-pin-stdin: with --manager NAME (the manager whose PIN it is)');
+  const managerPin =
+    values.manager === undefined
+      ? undefined
+      : await readSecret("manager's PIN", values['manager-pin-stdin'] === true, '--manager-pin-stdin');
+  if (managerPin !== undefined && !/^\d{4,8}$/.test(managerPin))
+    throw new UsageError("the manager's PIN: 4 to 8 digits (nothing was sent)");
 
   const loket = await openLoket(options);
   try {
@@ -152,6 +165,15 @@ export async function runSaleCommand(
       const barcode = product.barcodes.find((b) => b === code || b === `0${code}`);
       lines.push(lineOfProduct(product, lineId, qty, barcode));
     }
+    let manager: { staffId: number; pin: string } | undefined;
+    if (values.manager !== undefined) {
+      const staff = new StaffStore(loket.store.db).findByName(values.manager);
+      if (!staff) {
+        io.err(`--manager: no member of staff is named ${JSON.stringify(values.manager)}; nothing was sent\n`);
+        return EXIT.INVALID_INPUT;
+      }
+      manager = { staffId: staff.id, pin: managerPin! };
+    }
     const cashLedger = options.cashLedger?.(loket);
     const sales = new SaleService({
       sales: new SaleStore(loket.db, clockOf(options)),
@@ -162,6 +184,8 @@ export async function runSaleCommand(
       terminalId: () => loket.terminalId,
       training: loket.training,
       clock: clockOf(options),
+      approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
+      audit: loket.store.audit,
       ...(cashLedger ? { cashLedger } : {}),
     });
     let result: ChargeSaleResult;
@@ -171,6 +195,7 @@ export async function runSaleCommand(
         ...(tenders ? { tenders } : { methodId: values.method! }),
         ...(values['customer-name'] !== undefined ? { customerName: values['customer-name'] } : {}),
         ...(values.phone !== undefined ? { phone: values.phone } : {}),
+        ...(manager ? { managerPin: manager } : {}),
       });
     } finally {
       sales.close();

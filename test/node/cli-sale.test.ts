@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runSaleCommand } from '../../src-main/cli/sale-commands';
+import { openStoreBooks } from '../../src-main/runtime';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import { runCli } from './helpers/cli-child';
 import { gatewayEnv, tempDir } from './helpers/loket';
@@ -99,6 +100,46 @@ describe('npm run cli -- sale', { timeout: 120_000 }, () => {
     expect(badPay.code).toBe(2);
     expect(badPay.stderr).toMatch(/--pay #1: AMOUNT: a whole number of rupiah/);
     expect(sandbox.orders.all().length).toBe(before);
+  });
+
+  it('a discount over the limit goes through with a manager named and their PIN on standard input, audited', async () => {
+    const store = openStoreBooks({ dataDir: join(dir.path, 'data') });
+    try {
+      await store.access.setupFirstManager('Sri', '4826');
+    } finally {
+      store.close();
+    }
+    const run = (pin: string) =>
+      runCli(
+        [
+          'sale',
+          '--line',
+          'KOPI-SUSU',
+          '--discount',
+          '50%',
+          '--method',
+          'qris_dynamic',
+          '--manager',
+          'Sri',
+          '--manager-pin-stdin',
+          '--json',
+        ],
+        { env: env(), input: `${pin}\n` },
+      );
+    const wrong = await run('1111');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/managerPin: not accepted \(wrong_pin\)/);
+    const right = await run('4826');
+    expect(right.stderr).toBe('');
+    expect(JSON.parse(right.stdout)).toMatchObject({ ok: true, order: { amount: 9_000 }, sale: { discounts: 9_000 } });
+    const books = openStoreBooks({ dataDir: join(dir.path, 'data'), readOnly: true });
+    try {
+      expect(books.audit.list({ limit: 5 }).map((e) => e.action)).toContain('discount.approved');
+    } finally {
+      books.close();
+    }
+    // The PIN never reaches the output.
+    expect(`${wrong.stdout}${wrong.stderr}${right.stdout}${right.stderr}`).not.toMatch(/4826|1111/);
   });
 
   it('other with its reference completes at once; a split of cash and QRIS records the cash in the shift', async () => {
