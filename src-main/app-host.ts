@@ -21,6 +21,9 @@ import { OrderRuntime } from './host/order-runtime';
 import { HostPrinting, type NetworkPrinterOption, type SystemPrinter } from './host/printing';
 import { hostUpkeep, QuietWindow } from './host/upkeep';
 import type { ShiftService } from './core/shifts/shift-service';
+import { ProductStore } from './core/products/product-store';
+import type { CashLedger } from './core/shifts/cash-ledger';
+import { loadTaxSettings } from './core/settings/sale-settings';
 
 export type { Download } from './host/downloads';
 export type { HostedApi } from './host/api-routing';
@@ -39,6 +42,8 @@ export interface AppHostOptions extends OpenOptions {
    * ready to be used (browser mode: after printing its URLs); by default it starts here.
    */
   deferUpkeep?: boolean;
+  /** Another drawer ledger for a sale's cash than the till's shifts (tests); absent: the shifts' own. */
+  cashLedger?: (loket: Loket) => CashLedger | undefined;
 }
 
 export interface AppHost {
@@ -73,6 +78,9 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
   const items = loadItemCatalogue();
+  // The store's catalogue: today's quick items become its products once (docs/catalogue.md).
+  const products = new ProductStore(store.db, clock);
+  if (store.writable) products.seedQuickItems(items, loadTaxSettings(store.settings).defaultCategory);
   const bundled = loadPaymentCatalogue(options.env?.LOKET_CATALOGUE ?? process.env.LOKET_CATALOGUE);
   const listeners = new Set<(event: LiveEvent) => void>();
   const emit = (event: LiveEvent) => {
@@ -193,6 +201,8 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       printing,
       settings,
       emit,
+      products,
+      cashLedger: options.cashLedger,
       service: {
         info: () => info(current().loket),
         display: () => settings().display,

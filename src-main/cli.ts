@@ -11,6 +11,7 @@ import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
+import { CATALOGUE_USAGE, SALE_USAGE } from './cli/sale-usage';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
@@ -38,6 +39,8 @@ Commands:
   backup     back up the order log now, or list the backups
   restore    put a backup in place of the order log
   store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
+  catalogue  import, export or list the catalogue of products
+  sale       ring up a sale of several lines and charge it (cash, a gateway payment, other, split)
   help       show this text
 
 ${ORDER_USAGE}
@@ -47,7 +50,9 @@ ${SHIFT_USAGE}
 ${CONFIG_USAGE}
 ${STAFF_USAGE}
 ${BACKUP_USAGE}
-${STORE_USAGE}`;
+${STORE_USAGE}
+${CATALOGUE_USAGE}
+${SALE_USAGE}`;
 
 /** One command: its name, the usage its --help prints, and what it runs. */
 interface Command {
@@ -74,6 +79,17 @@ const COMMANDS: readonly Command[] = [
   { name: 'backup', usage: BACKUP_USAGE, run: runBackupCommand },
   { name: 'restore', usage: BACKUP_USAGE, run: runRestoreCommand },
   { name: 'shift', usage: SHIFT_USAGE, run: runShiftCommand },
+  // Loaded when used, as store is: the other commands start without the sale's modules.
+  {
+    name: 'sale',
+    usage: SALE_USAGE,
+    run: async (argv) => (await import('./cli/sale-commands')).runSaleCommand(argv),
+  },
+  {
+    name: 'catalogue',
+    usage: CATALOGUE_USAGE,
+    run: async (argv) => (await import('./cli/catalogue-commands')).runCatalogueCommand(argv),
+  },
   // Loaded when used: the other commands start without the PostgreSQL driver.
   {
     name: 'store',

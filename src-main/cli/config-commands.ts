@@ -7,6 +7,7 @@ import { setGateway } from './config/set-gateway';
 import { show } from './config/show';
 import { test } from './config/test';
 import { training } from './config/training';
+import { runSetTaxCommand, SET_TAX_USAGE } from './tax-commands';
 
 export const CONFIG_USAGE = `Settings (the store's books: loket.db in the data folder, LOKET_DATA_DIR else the OS's app-data folder).
 The appkey and the signing secret live in the OS keychain; LOKET_APP_KEY / LOKET_SIGNING_SECRET, when set,
@@ -30,7 +31,7 @@ override it. A secret is never taken from the command line: standard input, or a
   config set-display [--idle-message M] [--lang id|en]
   config set-access [--require-cashier-pin on|off] [--manager-idle-minutes N]
   config set-backup --copy-to FOLDER|none      a second folder every backup is copied to (a USB disk)
-  config methods list [--json]
+${SET_TAX_USAGE}  config methods list [--json]
   config methods enable ID | disable ID
   config methods import FILE [--format json|csv]    (default: from the file's extension)
   config methods reset                 back to the bundled catalogue
@@ -61,6 +62,7 @@ const SUBCOMMANDS: Record<
       (argv: string[], options: StoreOptions, io: Io) => setSection(name, argv, options, io),
     ]),
   ),
+  'set-tax': (argv, options, io) => runSetTaxCommand(argv, options, io),
   methods,
   training,
 };

@@ -16,6 +16,9 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
       in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
+      xlsx also has the sale lines (a "Sale lines" sheet).
+  export --date YYYY-MM-DD [--to YYYY-MM-DD] --lines --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
+      the lines of the completed sales of those days as CSV: their totals add up to report's sales figures.
   export --store --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] … --out FILE
       the same, of every terminal of the store, from the store book (docs/store-book.md): the union of the
       terminals' exports, row for row.
@@ -44,6 +47,7 @@ export async function runExportCommand(
       force: { type: 'boolean' },
       json: { type: 'boolean' },
       store: { type: 'boolean' },
+      lines: { type: 'boolean' },
     },
   });
   if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
@@ -56,6 +60,9 @@ export async function runExportCommand(
     throw new UsageError(`--delimiter: must be , or ; (got ${JSON.stringify(values.delimiter)})`);
   if (format === 'xlsx' && (values.delimiter !== undefined || values.bom))
     throw new UsageError('--delimiter and --bom: are for CSV only (an XLSX workbook has neither)');
+  if (values.lines && format !== 'csv')
+    throw new UsageError('--lines: a CSV of the sale lines (an XLSX workbook has them on its "Sale lines" sheet)');
+  if (values.lines && values.store) throw new UsageError('--lines: of this terminal only (not with --store)');
   const from = values.date;
   const to = values.to ?? from;
   const out = resolve(values.out);
@@ -93,6 +100,7 @@ export async function runExportCommand(
               lang: books.settings.lang,
               staffNames: books.staffNames,
               training: books.training,
+              ...(values.lines ? { saleLines: true } : {}),
             },
             file,
           ),
@@ -105,7 +113,7 @@ export async function runExportCommand(
         );
       else
         io.out(
-          `${result.rows} order(s) of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
+          `${result.rows} ${values.lines ? 'sale line(s)' : 'order(s)'} of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
             `${out} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
         );
       return EXIT.OK;

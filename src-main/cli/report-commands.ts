@@ -182,6 +182,7 @@ function reportLines(report: DayReport, storeName: string): string[] {
         `  ${pad(s.name, 22)}${String(s.count).padStart(7)} ${' '.repeat(16)} ${String(s.paid.count).padStart(7)} ${money(s.paid.amount)}`,
     ),
     '',
+    ...salesLines(report.sales),
     ...attentionLines(report.attention, tz),
   ];
   if (report.closing) {
@@ -194,6 +195,33 @@ function reportLines(report: DayReport, storeName: string): string[] {
     }
   }
   return lines;
+}
+
+/** The day's sales (completed): tax summary, tenders, rounding, by category, top sellers; nothing when none. */
+function salesLines(sales: DayReport['sales']): string[] {
+  if (!sales || sales.completed.count + sales.voided.count + sales.open.count === 0) return [];
+  const row = (label: string, amount: number, count = '') => `${pad(label, 24)}${count.padStart(7)} ${money(amount)}`;
+  return [
+    row('Sales completed', sales.completed.amount, String(sales.completed.count)),
+    ...(sales.voided.count > 0 ? [row('Sales voided', sales.voided.amount, String(sales.voided.count))] : []),
+    ...(sales.open.count > 0 ? [row('Sales being paid', sales.open.amount, String(sales.open.count))] : []),
+    row('  Subtotal', sales.subtotal),
+    row('  Discounts', -sales.discounts),
+    row('  DPP', sales.tax.dpp),
+    row('  PPN', sales.tax.ppn),
+    row('  PBJT', sales.tax.pbjt),
+    row('  Service', sales.tax.service),
+    row('  Total', sales.total),
+    row('  Cash rounding', sales.rounding),
+    'Tenders',
+    ...sales.tenders.byKind.map((k) => row(`  ${k.kind}`, k.amount, String(k.count))),
+    ...sales.tenders.byMethod.map((m) => row(`    ${m.methodId}`, m.amount, String(m.count))),
+    'By category                qty',
+    ...sales.byCategory.map((c) => row(`  ${c.category || '(none)'}`, c.total, String(c.qty))),
+    'Top sellers                qty',
+    ...sales.byProduct.map((p) => row(`  ${p.name}`, p.total, String(p.qty))),
+    '',
+  ];
 }
 
 function attentionLines(items: readonly AttentionItem[], timeZone: string): string[] {

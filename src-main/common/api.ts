@@ -35,6 +35,15 @@ import type {
   OrderDetail,
   SaveResult,
 } from './reports';
+import type { Product } from './product';
+import {
+  cartSchema,
+  chargeSaleInputSchema,
+  type Cart,
+  type ChargeSaleResult,
+  type SaleQuote,
+  type SaleView,
+} from './sale';
 
 /**
  * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
@@ -207,6 +216,18 @@ export const apiArgSchemas = {
   shiftReportHtml: z.tuple([shiftRef]),
   noSale: z.tuple([z.object({ reason: z.string().max(1000), managerPin }).strict()]),
   printShiftReport: z.tuple([shiftRef]),
+  // The sale at the counter (docs/sale.md): the catalogue as the cashier finds it, the cart, its figures, charging.
+  searchProducts: z.tuple([
+    z.object({ text: z.string().max(200), limit: z.number().int().min(1).max(200).optional() }).strict(),
+  ]),
+  productByCode: z.tuple([z.object({ code: z.string().max(64) }).strict()]),
+  currentCart: z.tuple([]),
+  saveCart: z.tuple([z.object({ cart: cartSchema }).strict()]),
+  quoteSale: z.tuple([z.object({ cart: cartSchema }).strict()]),
+  chargeSale: z.tuple([chargeSaleInputSchema]),
+  saleOf: z.tuple([z.object({ orderId }).strict()]),
+  sale: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
+  voidSale: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
   /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
   docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
   auditLog: z.tuple([
@@ -353,6 +374,15 @@ interface Results {
   shiftReportHtml: ReceiptView;
   noSale: TillShiftChange;
   printShiftReport: PrintResult;
+  searchProducts: Product[];
+  productByCode: Product | null;
+  currentCart: Cart;
+  saveCart: Cart;
+  quoteSale: SaleQuote;
+  chargeSale: ChargeSaleResult;
+  saleOf: SaleView | null;
+  sale: SaleView | null;
+  voidSale: SaleView;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -406,7 +436,21 @@ export const SHIFT_API_METHODS = [
   'printShiftReport',
 ] as const satisfies readonly ApiMethodName[];
 export type ShiftApiMethod = (typeof SHIFT_API_METHODS)[number];
-export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod | ShiftApiMethod>;
+
+/** The sale at the counter (core/sales/sale-service.ts): the cashier's, beside the order methods. */
+export const SALE_API_METHODS = [
+  'searchProducts',
+  'productByCode',
+  'currentCart',
+  'saveCart',
+  'quoteSale',
+  'chargeSale',
+  'saleOf',
+  'sale',
+  'voidSale',
+] as const satisfies readonly ApiMethodName[];
+export type SaleApiMethod = (typeof SALE_API_METHODS)[number];
+export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod>;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];
 

@@ -98,6 +98,39 @@ export interface AfterClosingChange {
   reason?: string;
 }
 
+/**
+ * The sales of a range of days (core/reports/sales-figures.ts; docs/end-of-day.md, "Sales"): completed sales only
+ * in the figures, voided ones and those still being paid counted apart. `total` = Σ of the completed sales' totals;
+ * the tenders pay total + rounding.
+ */
+export interface SalesFigures {
+  completed: CountAmount;
+  voided: CountAmount;
+  /** Sales still being paid (their gateway order not settled). */
+  open: CountAmount;
+  subtotal: number;
+  discounts: number;
+  /** Without PPN, PBJT and service. */
+  net: number;
+  /** The tax summary a PKP store files. */
+  tax: { dpp: number; ppn: number; pbjt: number; service: number };
+  total: number;
+  /** The cash rounding lines, summed (negative when rounded down more than up). */
+  rounding: number;
+  /** By the product's category ('' for none and for free-typed lines), largest total first. */
+  byCategory: { category: string; qty: number; gross: number; discounts: number; net: number; total: number }[];
+  /** The top sellers by total (at most 20): a product, or a free-typed line by its name. */
+  byProduct: { sku: string; name: string; qty: number; net: number; total: number }[];
+  tenders: {
+    byKind: (CountAmount & { kind: 'cash' | 'gateway' | 'other' })[];
+    /** The gateway tenders by payment method. */
+    byMethod: (CountAmount & { methodId: string })[];
+    /** Cash handed over by customers, and the change given back (cash applied = handed − change). */
+    cashHanded: number;
+    change: number;
+  };
+}
+
 export interface DayReport {
   date: string;
   timeZone: string;
@@ -114,6 +147,8 @@ export interface DayReport {
    */
   waiting: WaitingOrder[];
   waitingCount: number;
+  /** The day's sales (absent from a report made before Loket kept sales). */
+  sales?: SalesFigures;
   /**
    * The shifts that opened on the day (a shift past midnight is its opening day's): each one's cash, and once closed
    * its blind count and variance (docs/end-of-day.md, "Shifts and the cash variance").

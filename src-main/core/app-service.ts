@@ -187,6 +187,14 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   async createOrder(input: ChargeInput): Promise<ChargeResult> {
+    return this.chargeOrder(input);
+  }
+
+  /**
+   * createOrder, with what must commit with the order's `creating` row (a sale and its gateway tender): the same
+   * rules — one sale at a time, an unknown outcome holds the till, one charge in flight — for a sale's order.
+   */
+  async chargeOrder(input: ChargeInput, alsoWrite?: (order: Order) => void): Promise<ChargeResult> {
     const waiting = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
     if (waiting && OPEN_SALE_STATES.includes(waiting.state)) {
       // One sale at a time on the customer's screen: a second one would hide the first's QR or VA.
@@ -231,6 +239,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
           ...(input.api ? { api: input.api } : {}),
         },
         actor,
+        alsoWrite,
       );
     } finally {
       this.chargeInFlight = false;

@@ -3,6 +3,7 @@ import {
   BOOKS_API_METHODS,
   ORDER_API_METHODS,
   SHIFT_API_METHODS,
+  SALE_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -13,6 +14,7 @@ import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
 import type { Download, Downloads } from './downloads';
 import type { ShiftApi } from '../core/shifts/shift-api';
+import type { SaleService } from '../core/sales/sale-service';
 import type { OrderRuntime } from './order-runtime';
 import type { QuietWindow } from './upkeep';
 
@@ -52,6 +54,18 @@ export function routeApi(deps: {
       app[method] = (...args) => {
         quiet.touch();
         return charging ? charges.track(() => call(...args)) : call(...args);
+      };
+    } else if ((SALE_API_METHODS as readonly string[]).includes(method)) {
+      // The sale's methods use the order runtime in use (its log, its gateway): they wait for a switch too, and a
+      // charge counts as in flight like createOrder's.
+      const call = (...args: unknown[]) =>
+        runtime.gate.run(() => {
+          const sales = runtime.current.sales;
+          return (sales[method as keyof SaleService] as (...a: unknown[]) => unknown).apply(sales, args);
+        });
+      app[method] = (...args) => {
+        quiet.touch();
+        return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
       };
     } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {
       // The shift lives in the order log in use: it waits for a runtime switch like the order methods.

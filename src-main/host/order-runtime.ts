@@ -17,6 +17,11 @@ import { ShiftApi } from '../core/shifts/shift-api';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
+import type { ProductStore } from '../core/products/product-store';
+import type { CashLedger } from '../core/shifts/cash-ledger';
+import { SaleService } from '../core/sales/sale-service';
+import { SaleStore } from '../core/sales/sale-store';
+import { loadSaleSettings } from '../core/settings/sale-settings';
 import { OrderWatch } from './order-watch';
 import { startPendingWrites } from './pending-writes';
 import { receiptContext, type HostPrinting } from './printing';
@@ -27,6 +32,8 @@ export interface Running {
   readonly app: AppService;
   /** This till's shifts, on the order log in use (its service's `ledger` is the CashLedger a sale's cash goes through). */
   readonly shifts: ShiftApi;
+  /** The sale at the counter (cart, tenders), over the same order log; its cash goes through the shift's ledger. */
+  readonly sales: SaleService;
   close(): Promise<void>;
 }
 
@@ -44,6 +51,10 @@ export interface OrderRuntimeDeps {
   settings: () => LoketSettings;
   /** The live events of the runtime in use, to the host's listeners. */
   emit: (event: LiveEvent) => void;
+  /** The store's catalogue (in the store's books, shared by training and live). */
+  products: ProductStore;
+  /** Another drawer ledger for a sale's cash than this runtime's shifts (tests); absent: the shifts' own. */
+  cashLedger?: ((loket: Loket) => CashLedger | undefined) | undefined;
 }
 
 /**
@@ -155,6 +166,20 @@ export class OrderRuntime {
         watch: watch.watch,
       });
       const shifts = this.shifts(loket);
+      const sales = new SaleService({
+        sales: new SaleStore(loket.db, clock),
+        products: this.deps.products,
+        log: loket.log,
+        counter: app,
+        settings: () => loadSaleSettings(store.settings),
+        terminalId: () => loket.terminalId,
+        training: loket.training,
+        clock,
+        till: () => ({ staff: this.deps.service.till?.().staff ?? null }),
+        approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
+        audit: store.audit,
+        cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
+      });
       const unsubscribe = app.subscribe(this.deps.emit);
       const pending = startPendingWrites(loket.orders, log);
       watch.watchLeftOver();
@@ -163,7 +188,9 @@ export class OrderRuntime {
         loket,
         app,
         shifts,
+        sales,
         close: async () => {
+          sales.close();
           pending.stop();
           watching.stop();
           unsubscribe();

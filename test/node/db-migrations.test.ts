@@ -54,7 +54,9 @@ function names(db: Database, type: 'table' | 'trigger' | 'index'): string[] {
 /** Every row of every table, to show that a migration left earlier data as it was. */
 function dump(db: Database): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const t of names(db, 'table')) out[t] = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
+  // The name search's index (an FTS5 table and its own tables) is rebuilt from products, not data of its own.
+  for (const t of names(db, 'table').filter((n) => !n.startsWith('products_search')))
+    out[t] = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
   return out;
 }
 
@@ -80,10 +82,8 @@ const V7_TRIGGERS = [
 ];
 /** The schema of the latest version. */
 const V6_TABLES = [...V5_TABLES, 'callback_issues', 'closings'].sort();
-const V11_TABLES = ['shifts', 'shift_events'];
-const V11_TRIGGERS = ['shifts_close_only', 'shifts_no_delete', 'shift_events_no_update', 'shift_events_no_delete'];
-const ALL_TABLES = [...V6_TABLES, ...V7_TABLES, ...V11_TABLES].sort();
-const ALL_TRIGGERS = [
+const V8_TABLES = [...V6_TABLES, ...V7_TABLES].sort();
+const V8_TRIGGERS = [
   ...V5_TRIGGERS,
   'callback_issues_acknowledge_once',
   'callback_issues_no_delete',
@@ -92,8 +92,38 @@ const ALL_TRIGGERS = [
   'closings_no_replace',
   'closings_no_update',
   ...V7_TRIGGERS,
-  ...V11_TRIGGERS,
 ].sort();
+
+/** The tables and triggers migration 10 adds (the catalogue, its search index's tables, the sale, the cart). */
+const V10_TABLES = [
+  'carts',
+  'product_barcodes',
+  'product_events',
+  'products',
+  'sale_events',
+  'sale_lines',
+  'sale_tenders',
+  'sales',
+];
+/** The full-text index of product names: a virtual table and SQLite's tables behind it (not STRICT, never dumped). */
+const V10_SEARCH_TABLES = [
+  'products_search',
+  'products_search_config',
+  'products_search_data',
+  'products_search_docsize',
+  'products_search_idx',
+];
+const V10_TRIGGERS = [
+  'product_events_no_delete',
+  'product_events_no_update',
+  'sale_events_no_delete',
+  'sale_events_no_update',
+];
+/** The tables and triggers migration 11 adds (the shifts). */
+const V11_TABLES = ['shifts', 'shift_events'];
+const V11_TRIGGERS = ['shifts_close_only', 'shifts_no_delete', 'shift_events_no_update', 'shift_events_no_delete'];
+const ALL_TABLES = [...V8_TABLES, ...V10_TABLES, ...V11_TABLES].sort();
+const ALL_TRIGGERS = [...V8_TRIGGERS, ...V10_TRIGGERS, ...V11_TRIGGERS].sort();
 
 /** A hash of the shape core/staff/pin.ts writes (the schema checks its prefix only). */
 const PIN_HASH = `scrypt$32768$8$1$${'A'.repeat(22)}==$${'B'.repeat(43)}=`;
@@ -359,7 +389,7 @@ function strictTables(db: Database): Record<string, number> {
   return Object.fromEntries(
     db
       .prepare<[], { name: string; strict: number }>(
-        "SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        "SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
       )
       .all()
       .map((r) => [r.name, r.strict]),
@@ -585,9 +615,7 @@ const perMigration: Record<
     seed: seedRealisticV5,
     check: (db) => {
       expect(strictTables(db)).toEqual(Object.fromEntries(V6_TABLES.map((t) => [t, 1])));
-      expect(names(db, 'trigger')).toEqual(
-        ALL_TRIGGERS.filter((t) => !V7_TRIGGERS.includes(t) && !V11_TRIGGERS.includes(t)),
-      );
+      expect(names(db, 'trigger')).toEqual(V8_TRIGGERS.filter((t) => !V7_TRIGGERS.includes(t)));
       expect(names(db, 'index')).toEqual(
         expect.arrayContaining([
           'callback_issues_open',
@@ -702,10 +730,8 @@ const perMigration: Record<
       });
     },
     check: (db) => {
-      expect(strictTables(db)).toEqual(
-        Object.fromEntries(ALL_TABLES.filter((t) => !V11_TABLES.includes(t)).map((t) => [t, 1])),
-      );
-      expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS.filter((t) => !V11_TRIGGERS.includes(t)));
+      expect(strictTables(db)).toEqual(Object.fromEntries(V8_TABLES.map((t) => [t, 1])));
+      expect(names(db, 'trigger')).toEqual(V8_TRIGGERS);
       checkOutboxBackfill(db);
 
       // The instance id: one row, made once, never changed or removed.
@@ -790,9 +816,66 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
-  // Stand-ins for the sale's migrations on their own branch: they change nothing.
-  9: { seed: seedRealisticV5, check: (db) => expect(db.pragma('integrity_check', { simple: true })).toBe('ok') },
-  10: { seed: seedRealisticV5, check: (db) => expect(db.pragma('integrity_check', { simple: true })).toBe('ok') },
+  9: {
+    // Nothing: a number held for a migration not needed.
+    seed: seedRealisticV5,
+    check: (db) => {
+      expect(names(db, 'table')).toEqual(V8_TABLES);
+    },
+  },
+  10: {
+    seed: seedRealisticV5,
+    check: (db) => {
+      expect(strictTables(db)).toEqual(Object.fromEntries([...V8_TABLES, ...V10_TABLES].sort().map((t) => [t, 1])));
+      const product = db
+        .prepare(
+          `INSERT INTO products (sku, sku_key, name, name_folded, category, price, tax_category, active, created_at, updated_at)
+           VALUES ('KS-1', 'ks-1', 'Kopi Susu Gula Aren', 'kopi susu gula aren', 'Minuman', 18000, 'ppn', 1, ?, ?)`,
+        )
+        .run(T0, T0).lastInsertRowid;
+      db.prepare('INSERT INTO product_barcodes (code, product_id, position) VALUES (?, ?, 0)').run(
+        '8991234567891',
+        product,
+      );
+      // A barcode finds one product; a SKU is unique ignoring case.
+      expect(() =>
+        db
+          .prepare('INSERT INTO product_barcodes (code, product_id, position) VALUES (?, ?, 1)')
+          .run('8991234567891', product),
+      ).toThrow(/UNIQUE/);
+      // The name search finds a part of the name, whatever its case and accents, through the trigram index.
+      db.prepare("UPDATE products SET name = 'Kopi Süsu Gula Aren' WHERE id = ?").run(product);
+      db.prepare("INSERT INTO products_search (products_search) VALUES ('rebuild')").run();
+      const search = db.prepare<[string], number>('SELECT rowid FROM products_search WHERE products_search MATCH ?');
+      expect(search.pluck().all('"SUSU"')).toEqual([Number(product)]);
+      expect(search.pluck().all('"gula ar"')).toEqual([Number(product)]);
+      db.prepare(
+        `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net, dpp,
+           ppn, pbjt, service, total, categories, created_at, updated_at)
+         VALUES ('S1', 'T01', 'tendering', 1, 18000, 0, 0, 16216, 14865, 1784, 0, 0, 18000, '[]', ?, ?)`,
+      ).run(T0, T0);
+      db.prepare(
+        `INSERT INTO sale_lines (sale_id, line_no, line_id, name, unit_price, qty, tax_category, gross, line_discount,
+           sale_discount, net, total) VALUES ('S1', 1, 'l1', 'Kopi', 18000, 1, 'ppn', 18000, 0, 0, 18000, 18000)`,
+      ).run();
+      db.prepare(
+        `INSERT INTO sale_tenders (sale_id, tender_no, kind, state, method_id, order_id, amount, created_at, updated_at)
+         VALUES ('S1', 1, 'gateway', 'pending', 'qris_dynamic', 'T01-20250301-031000000-HHHH', 18000, ?, ?)`,
+      ).run(T0, T0);
+      // A gateway tender names its method; an "other" one its reference.
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO sale_tenders (sale_id, tender_no, kind, state, amount, created_at, updated_at)
+             VALUES ('S1', 2, 'other', 'paid', 1, ?, ?)`,
+          )
+          .run(T0, T0),
+      ).toThrow(/CHECK/);
+      db.prepare("INSERT INTO sale_events (sale_id, at, type) VALUES ('S1', ?, 'created')").run(T0);
+      expect(() => db.prepare('DELETE FROM sale_events').run()).toThrow(/append-only/);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
   11: {
     seed: seedRealisticV5,
     check: (db) => {
@@ -961,7 +1044,7 @@ describe('database migrations', () => {
     const db = track(openDatabase(path));
     expect(existsSync(path)).toBe(true);
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
-    expect(names(db, 'table')).toEqual(ALL_TABLES);
+    expect(names(db, 'table')).toEqual([...ALL_TABLES, ...V10_SEARCH_TABLES].sort());
     expect(names(db, 'trigger')).toEqual(ALL_TRIGGERS);
     expect(strictTables(db)).toEqual(Object.fromEntries(ALL_TABLES.map((t) => [t, 1])));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -1128,8 +1211,15 @@ describe('database migrations', () => {
     const db = track(openDatabase(path));
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shapeV5)).toEqual(before);
-    // No table of version 5 changed shape: migrations 6 and 7 only add tables, triggers and indexes.
-    const addedTables = ['callback_issues', 'closings', ...V7_TABLES, ...V11_TABLES];
+    // No table of version 5 changed shape: migrations 6, 7, 10 and 11 only add tables, triggers and indexes.
+    const addedTables = [
+      'callback_issues',
+      'closings',
+      ...V7_TABLES,
+      ...V10_TABLES,
+      ...V10_SEARCH_TABLES,
+      ...V11_TABLES,
+    ];
     expect(shapeOf(db)).toEqual({ ...shapeV5, ...Object.fromEntries(addedTables.map((t) => [t, expect.any(Array)])) });
     expect(
       db

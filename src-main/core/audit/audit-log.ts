@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'shift.paid_out',
   'shift.no_sale',
   'shift.closed',
+  'catalogue.imported',
+  'discount.approved',
+  'sale.voided',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

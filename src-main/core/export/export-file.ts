@@ -110,6 +110,9 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
         closedDays: closed,
         ...(summary ? { summary } : {}),
         ...(closingsNow ? { closings: closingsNow } : {}),
+        // The workbook always carries the sale lines; a CSV only when asked (export --lines).
+        saleLines: xlsx || options.saleLines === true,
+        training,
       },
       out,
     );

@@ -9,6 +9,7 @@ import { writeCsv } from './csv-export';
 import { prepareExportQuery } from './order-query';
 import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
+import { saleLineRows, writeSaleLinesCsv } from './sale-lines-export';
 import { ZoneClock } from './zone-time';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -40,6 +41,12 @@ export interface ExportOptions {
   closedDays?: readonly ClosedDay[];
   /** XLSX only: each closed day's figures at closing and now, for the summary sheet to set side by side. */
   closings?: readonly ClosingNow[];
+  /**
+   * CSV: the sale lines instead of the orders (`export --lines`); XLSX: the "Sale lines" sheet beside the orders
+   * (sale-lines-export.ts). Of the training log's sales when `training`.
+   */
+  saleLines?: boolean;
+  training?: boolean;
 }
 
 /** A closed day of the export: its closing record, and its figures now. */
@@ -91,7 +98,21 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const zone = new ZoneClock(options.timeZone);
   const lang = options.lang ?? 'en';
   const cells = new RowCells(options.methods, lang, zone, options.staffNames, options.closedDays);
+  if (options.saleLines && options.format === 'csv') {
+    const lines = saleLineRows(db, range, options.training ?? false);
+    try {
+      return await writeSaleLinesCsv(
+        lines,
+        zone,
+        { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+        out,
+      );
+    } finally {
+      lines.return?.();
+    }
+  }
   const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
+  const saleLines = options.saleLines ? saleLineRows(db, range, options.training ?? false) : undefined;
   try {
     return options.format === 'csv'
       ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
@@ -103,11 +124,13 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
             lang,
             ...(options.summary ? { summary: options.summary } : {}),
             ...(options.closings ? { closings: options.closings } : {}),
+            ...(saleLines ? { saleLines: { rows: saleLines, zone } } : {}),
           },
           out,
         );
   } finally {
     // Frees the connection whatever happened (a no-op when every row was read).
     rows.return?.();
+    saleLines?.return?.();
   }
 }

@@ -9,6 +9,8 @@ import type { ExportRow } from './order-query';
 import type { RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
 import { addSummarySheet } from './summary-sheet';
+import { addSaleLinesSheet, type saleLineRows } from './sale-lines-export';
+import type { ZoneClock } from './zone-time';
 
 export const AMOUNT_FORMAT = '#,##0';
 export const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
@@ -18,6 +20,8 @@ export interface XlsxOptions {
   lang: Lang;
   summary?: ReportFigures;
   closings?: readonly ClosingNow[];
+  /** The sale lines of the same days, for the "Sale lines" sheet (after the orders). */
+  saleLines?: { rows: ReturnType<typeof saleLineRows>; zone: ZoneClock };
 }
 
 /** The orders sheet's name: the same in both languages, so scripts can find it. */
@@ -76,6 +80,7 @@ export async function writeXlsx(
       }
     }
     sheet.commit();
+    if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone, AMOUNT_FORMAT);
     if (options.summary)
       addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
     await Promise.race([workbook.commit(), done]);

@@ -86,7 +86,11 @@ export class OrderLog {
     readonly clock: Clock = systemClock,
   ) {}
 
-  create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>): Order {
+  /**
+   * `alsoWrite`: what must commit with the new order or not at all (a sale and its tender, core/sales), run in the
+   * order's transaction after its row and event are written.
+   */
+  create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>, alsoWrite?: (order: Order) => void): Order {
     return this.write(() => {
       const now = this.now();
       if (input.training && input.staffId !== undefined) this.standInForStaff(input.staffId, now);
@@ -99,6 +103,7 @@ export class OrderLog {
       this.appendEvent(input.id, now, 'created', { source: meta.source, actor: meta.actor }, undefined, 'creating');
       const order = rowToOrder(newOrderRow(input, now));
       this.touched.set(input.id, order);
+      alsoWrite?.(order);
       return order;
     });
   }

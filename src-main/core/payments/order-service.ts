@@ -79,7 +79,11 @@ export class OrderService {
     this.options.notificationUrl = url;
   }
 
-  async create(input: OrderInput, actor: Actor): Promise<CreateOutcome> {
+  /**
+   * `alsoWrite`: what commits with the order's `creating` row, before the request leaves, or not at all (a sale and
+   * its gateway tender: core/sales/sale-service.ts). Not run when the order is refused before it is logged.
+   */
+  async create(input: OrderInput, actor: Actor, alsoWrite?: (order: Order) => void): Promise<CreateOutcome> {
     const id = newMerchantTransactionId(this.options.terminalId, this.clock, this.options.storeCode);
     const body: Record<string, unknown> = {
       user_id: input.userId ?? `walkin-${this.options.terminalId.toLowerCase()}`,
@@ -133,6 +137,7 @@ export class OrderService {
             requestBody: prepared.bytes,
           },
           actor,
+          alsoWrite,
         )),
     );
     if (logged !== undefined || !created) return { ok: false, failure: { class: 'storage', message: logged ?? '' } };

@@ -1,3 +1,4 @@
+import { salesFigures } from './sales-figures';
 import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayIn } from '../../common/gateway-time';
@@ -492,6 +493,7 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     afterClosing: changes,
     training: options.training ?? false,
     ...waitingOrders(db, range, options.training ?? false),
+    sales: salesFigures(db, range, options.training ?? false),
     shifts: hasShifts(db) ? new ShiftBook(db).ofDay(day).map(dayShift) : [],
   };
 }
@@ -562,6 +564,8 @@ export function dayReportJson(report: DayReport): Record<string, unknown> {
     ...(report.closing ? { closing: report.closing } : {}),
     afterClosing: report.afterClosing,
     training: report.training,
+    // The sales of the day: figures by category and product, the tax summary, tenders by kind and method, rounding.
+    ...(report.sales ? { sales: report.sales, tenders: report.sales.tenders, rounding: report.sales.rounding } : {}),
     shifts: report.shifts ?? [],
   };
 }

@@ -119,8 +119,8 @@ export class AccessControl {
 
   /**
    * A manager's PIN given at the till to allow one thing a cashier may not do alone (a pay-out over the limit, a
-   * "no sale"): checked as every PIN is (the same lockout, a wrong one audited as `pin.failed`), opening no session.
-   * The caller audits what was allowed, naming the manager.
+   * "no sale", a discount over the limit): checked as every PIN is (the same lockout, a wrong one audited as
+   * `pin.failed`), opening no session. The caller audits what was allowed, naming the manager.
    */
   async approveAsManager(staffId: number, pin: string): Promise<PinCheckResult> {
     return this.checkPin(staffId, pin, 'manager_approval', true);

@@ -1,0 +1,308 @@
+import { parseArgs } from 'node:util';
+import type { ChargeFailure, ChargeInput, ChargeResult } from '../common/api';
+import type { TenderInput } from '../common/cash';
+import { formatRupiah } from '../common/money';
+import type { Order, OrderState } from '../common/order';
+import { lineOfProduct, type ChargeSaleResult, type SaleFieldIssue, type SaleView } from '../common/sale';
+import type { Discount, SaleLine } from '../common/sale-line';
+import { publicFailure } from '../core/gateway/client';
+import { loadItemCatalogue } from '../core/catalogue';
+import { systemClock, type Clock } from '../core/ports';
+import { ProductStore } from '../core/products/product-store';
+import { SaleService } from '../core/sales/sale-service';
+import { SaleStore } from '../core/sales/sale-store';
+import { loadSaleSettings } from '../core/settings/sale-settings';
+import type { CashLedger } from '../core/shifts/cash-ledger';
+import { openLoket, type Loket, type OpenOptions } from '../runtime';
+import { defaultIo, type Io } from './cli-support';
+import { readSecret } from './secret-input';
+import { StaffStore } from '../core/staff/staff-store';
+import { EXIT, UsageError } from './exit-codes';
+import { orderSummaryLines } from './format';
+
+export { SALE_USAGE } from './sale-usage';
+
+export interface SaleCommandOptions extends OpenOptions {
+  /** The drawer's shift for cash (core/shifts); none: a cash tender is refused (no shift is open). */
+  cashLedger?: (loket: Loket) => CashLedger | undefined;
+  /** The quick items that become products the first time (tests pass their own). */
+  itemsPath?: string;
+}
+
+const FLAGS: Record<string, string> = { lines: '--line', saleDiscount: '--discount', tenders: '--pay' };
+
+/** `--line 2 --pay 1` style names for a field of the cart or the tenders. */
+function flagOf(field: string): string {
+  const m = /^(lines|tenders)\[(\d+)\]/.exec(field);
+  if (m) return `${FLAGS[m[1]!]} #${Number(m[2]) + 1}`;
+  return FLAGS[field.split(/[.[]/)[0]!] ?? field;
+}
+
+export function parseDiscount(text: string): Discount {
+  const pct = /^(\d{1,3})(?:[.,](\d{1,2}))?%$/.exec(text);
+  if (pct) {
+    const valueBp = Number(pct[1]) * 100 + Number((pct[2] ?? '').padEnd(2, '0'));
+    if (valueBp > 10_000)
+      throw new UsageError(`--discount: a percentage from 0% to 100% (got ${JSON.stringify(text)})`);
+    return { kind: 'percent', valueBp };
+  }
+  if (/^\d{1,15}$/.test(text)) return { kind: 'amount', value: Number(text) };
+  throw new UsageError(
+    `--discount: a whole number of rupiah (5000) or a percentage (10%, 12.5%) (got ${JSON.stringify(text)})`,
+  );
+}
+
+export function parsePay(text: string, i: number): TenderInput {
+  const at = `--pay #${i + 1}`;
+  const amount = (s: string | undefined, what: string): number => {
+    if (s === undefined || !/^\d{1,15}$/.test(s))
+      throw new UsageError(`${at}: ${what}: a whole number of rupiah, digits only (got ${JSON.stringify(s ?? '')})`);
+    return Number(s);
+  };
+  const [head, ...rest] = text.split(':');
+  if (head === 'cash') {
+    if (rest.length !== 1)
+      throw new UsageError(`${at}: cash:AMOUNT, the cash handed over (got ${JSON.stringify(text)})`);
+    return { kind: 'cash', handed: amount(rest[0], 'AMOUNT') };
+  }
+  if (head === 'other') {
+    if (rest.length < 2)
+      throw new UsageError(
+        `${at}: other:AMOUNT:REFERENCE, the slip's or the transfer's reference (got ${JSON.stringify(text)})`,
+      );
+    return { kind: 'other', amount: amount(rest[0], 'AMOUNT'), reference: rest.slice(1).join(':') };
+  }
+  if (!head || !/^[A-Za-z0-9_.-]{1,64}$/.test(head))
+    throw new UsageError(
+      `${at}: cash:AMOUNT, other:AMOUNT:REFERENCE or METHOD_ID[:AMOUNT] (got ${JSON.stringify(text)})`,
+    );
+  if (rest.length > 1) throw new UsageError(`${at}: METHOD_ID[:AMOUNT] (got ${JSON.stringify(text)})`);
+  return rest.length === 1
+    ? { kind: 'gateway', methodId: head, amount: amount(rest[0], 'AMOUNT') }
+    : { kind: 'gateway', methodId: head };
+}
+
+/** CODE[*QTY]: the code and the quantity (1 when none). */
+export function parseLine(text: string, i: number): { code: string; qty: number } {
+  const m = /^(.*)\*(\d{1,4})$/s.exec(text);
+  const code = (m ? m[1]! : text).trim();
+  const qty = m ? Number(m[2]) : 1;
+  if (code === '') throw new UsageError(`--line #${i + 1}: CODE[*QTY]: a barcode, a SKU or free:NAME=PRICE`);
+  if (m && (qty < 1 || qty > 9999))
+    throw new UsageError(`--line #${i + 1}: QTY: a whole number from 1 to 9999 (got ${m[2]})`);
+  return { code, qty };
+}
+
+export async function runSaleCommand(
+  argv: string[],
+  options: SaleCommandOptions = {},
+  io: Io = defaultIo,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      line: { type: 'string', multiple: true },
+      discount: { type: 'string' },
+      method: { type: 'string' },
+      pay: { type: 'string', multiple: true },
+      'customer-name': { type: 'string' },
+      phone: { type: 'string' },
+      manager: { type: 'string' },
+      'manager-pin-stdin': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  const lineArgs = (values.line ?? []).map(parseLine);
+  if (lineArgs.length === 0) throw new UsageError('--line: is required (CODE[*QTY], once per line)');
+  const saleDiscount = values.discount === undefined ? null : parseDiscount(values.discount);
+  if (values.method !== undefined && values.pay !== undefined)
+    throw new UsageError('--method and --pay: give one of them (--method M is --pay M)');
+  if (values.method === undefined && values.pay === undefined)
+    throw new UsageError('--method or --pay: is required (how the sale is paid, e.g. --method qris_dynamic)');
+  const tenders = values.pay?.map(parsePay);
+  // A discount above the limit: the manager approves it with their PIN, never from the command line.
+  if (values['manager-pin-stdin'] && values.manager === undefined)
+    throw new UsageError('--manager-pin-stdin: with --manager NAME (the manager whose PIN it is)');
+  const managerPin =
+    values.manager === undefined
+      ? undefined
+      : await readSecret("manager's PIN", values['manager-pin-stdin'] === true, '--manager-pin-stdin');
+  if (managerPin !== undefined && !/^\d{4,8}$/.test(managerPin))
+    throw new UsageError("the manager's PIN: 4 to 8 digits (nothing was sent)");
+
+  const loket = await openLoket(options);
+  try {
+    const products = new ProductStore(loket.store.db, clockOf(options));
+    const settings = loadSaleSettings(loket.store.settings);
+    products.seedQuickItems(loadItemCatalogue(options.itemsPath), settings.tax.defaultCategory);
+    const lines: SaleLine[] = [];
+    for (const [i, { code, qty }] of lineArgs.entries()) {
+      const lineId = `l${i + 1}`;
+      if (code.startsWith('free:')) {
+        const m = /^free:(.+)=(\d{1,11})$/s.exec(code);
+        if (!m)
+          throw new UsageError(
+            `--line #${i + 1}: free:NAME=PRICE, the price in whole rupiah (got ${JSON.stringify(code)})`,
+          );
+        lines.push({
+          lineId,
+          name: m[1]!.trim(),
+          unitPrice: Number(m[2]),
+          qty,
+          taxCategory: settings.tax.defaultCategory,
+        });
+        continue;
+      }
+      const product = products.byCode(code);
+      if (!product) {
+        io.err(
+          `--line #${i + 1}: ${JSON.stringify(code)}: no active product has this barcode or SKU; nothing was sent\n`,
+        );
+        return EXIT.INVALID_INPUT;
+      }
+      // Scanned (a barcode of it): the line keeps the barcode in its stored form.
+      const barcode = product.barcodes.find((b) => b === code || b === `0${code}`);
+      lines.push(lineOfProduct(product, lineId, qty, barcode));
+    }
+    let manager: { staffId: number; pin: string } | undefined;
+    if (values.manager !== undefined) {
+      const staff = new StaffStore(loket.store.db).findByName(values.manager);
+      if (!staff) {
+        io.err(`--manager: no member of staff is named ${JSON.stringify(values.manager)}; nothing was sent\n`);
+        return EXIT.INVALID_INPUT;
+      }
+      manager = { staffId: staff.id, pin: managerPin! };
+    }
+    const cashLedger = options.cashLedger?.(loket);
+    const sales = new SaleService({
+      sales: new SaleStore(loket.db, clockOf(options)),
+      products,
+      log: loket.log,
+      counter: cliCounter(loket),
+      settings: () => settings,
+      terminalId: () => loket.terminalId,
+      training: loket.training,
+      clock: clockOf(options),
+      approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
+      audit: loket.store.audit,
+      ...(cashLedger ? { cashLedger } : {}),
+    });
+    let result: ChargeSaleResult;
+    try {
+      result = await sales.chargeSale({
+        cart: { lines, saleDiscount },
+        ...(tenders ? { tenders } : { methodId: values.method! }),
+        ...(values['customer-name'] !== undefined ? { customerName: values['customer-name'] } : {}),
+        ...(values.phone !== undefined ? { phone: values.phone } : {}),
+        ...(manager ? { managerPin: manager } : {}),
+      });
+    } finally {
+      sales.close();
+    }
+    if (values.json) io.out(JSON.stringify(jsonOf(result), null, 2) + '\n');
+    else {
+      if (result.sale) io.out(saleLines(result.sale).join('\n') + '\n');
+      const order = result.ok ? result.order : result.order;
+      if (order) io.out(orderSummaryLines(order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+    }
+    if (result.ok) return EXIT.OK;
+    if (result.issues) {
+      for (const issue of result.issues) io.err(`${issue.message} (${flagOf(issue.field)}) [${issue.rule}]\n`);
+      io.err('nothing was sent\n');
+      return EXIT.INVALID_INPUT;
+    }
+    io.err(`${result.failure.message}\n`);
+    return exitCodeOfFailure(result.failure, result.order?.state);
+  } finally {
+    await loket.close();
+  }
+}
+
+/** As exitCodeFor reads a gateway failure (exit-codes.ts), from the failure the API answers. */
+function exitCodeOfFailure(failure: ChargeFailure, orderState?: OrderState): number {
+  if (failure.class === 'invalid_input') return EXIT.INVALID_INPUT;
+  if (failure.class === 'storage') return orderState === 'unknown' ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.STORAGE;
+  return failure.retry === 'final' ? EXIT.REJECTED : EXIT.NOT_SENT_OR_UNKNOWN;
+}
+
+function clockOf(options: SaleCommandOptions): Clock {
+  return options.clock ?? systemClock;
+}
+
+/** The counter's order path for one command: the order service itself (no display, no till to hold). */
+function cliCounter(loket: Loket) {
+  return {
+    async chargeOrder(input: ChargeInput, alsoWrite?: (order: Order) => void): Promise<ChargeResult> {
+      const outcome = await loket.orders.create(
+        {
+          methodId: input.methodId,
+          amount: input.amount,
+          itemName: input.itemName,
+          ...(input.itemId ? { itemId: input.itemId } : {}),
+          ...(input.customerName ? { customerName: input.customerName } : {}),
+          ...(input.phone ? { phone: input.phone } : {}),
+        },
+        { source: 'cli' },
+        alsoWrite,
+      );
+      if (outcome.ok) return { ok: true, order: outcome.order };
+      return {
+        ok: false,
+        ...(outcome.order ? { order: outcome.order } : {}),
+        failure: publicFailure(outcome.failure, outcome.order?.state),
+      };
+    },
+    cancelOrder(id: string, reason: string): Order {
+      return loket.orders.cancel(id, { source: 'cli', reason });
+    },
+  };
+}
+
+function jsonOf(result: ChargeSaleResult): unknown {
+  return result.ok
+    ? { ok: true, saleId: result.saleId, sale: result.sale, order: result.order }
+    : {
+        ok: false,
+        saleId: result.saleId,
+        sale: result.sale,
+        order: result.order ?? null,
+        failure: result.failure,
+        ...(result.issues ? { issues: result.issues satisfies SaleFieldIssue[] } : {}),
+      };
+}
+
+/** The sale as the CLI prints it: lines, subtotal, discounts, tax lines, total, tenders. */
+export function saleLines(sale: SaleView): string[] {
+  const rp = (n: number) => formatRupiah(n).padStart(16);
+  const out = [`sale ${sale.id}  ${sale.state}${sale.training ? '  [SANDBOX]' : ''}`];
+  for (const l of sale.lines) {
+    out.push(
+      `  ${String(l.qty).padStart(4)} × ${l.name.padEnd(30)} ${formatRupiah(l.unitPrice).padStart(14)} ${rp(l.gross)}`,
+    );
+    if (l.lineDiscount > 0) out.push(`         discount${' '.repeat(38)}${rp(-l.lineDiscount)}`);
+  }
+  out.push(`  subtotal${' '.repeat(45)}${rp(sale.subtotal)}`);
+  if (sale.discounts > 0) out.push(`  discounts${' '.repeat(44)}${rp(-sale.discounts)}`);
+  for (const t of sale.taxLines) {
+    if (t.ppn > 0)
+      out.push(
+        `  DPP ${t.category}${' '.repeat(49 - t.category.length)}${rp(t.dpp)}`,
+        `  PPN ${t.category}${' '.repeat(49 - t.category.length)}${rp(t.ppn)}`,
+      );
+    if (t.pbjt > 0) out.push(`  PBJT${' '.repeat(50)}${rp(t.pbjt)}`);
+    if (t.service > 0) out.push(`  service${' '.repeat(47)}${rp(t.service)}`);
+  }
+  out.push(`  total${' '.repeat(48)}${rp(sale.total)}`);
+  if (sale.rounding !== 0) out.push(`  cash rounding${' '.repeat(40)}${rp(sale.rounding)}`);
+  for (const t of sale.tenders) {
+    const what =
+      t.kind === 'cash'
+        ? `cash (handed ${formatRupiah(t.handed)}, change ${formatRupiah(t.change)})`
+        : t.kind === 'other'
+          ? `other (${t.reference})`
+          : `${t.methodId}${t.orderId ? ` order ${t.orderId}` : ''}`;
+    out.push(`  paid by ${what.padEnd(46)}${rp(t.amount)}  ${t.state}`);
+  }
+  return out;
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { ChargeFailure } from './api';
+import type { Order } from './order';
+import type { Product } from './product';
+import { discountSchema, saleLineSchema, type Discount, type SaleLine } from './sale-line';
+import type { DiscountOverLimit, SaleFigures } from './sale-totals';
+import { pinSchema } from './staff';
+import type { CategoryTax, TaxCategory } from './tax';
+
+/**
+ * The sale as the API carries it (docs/sale.md): the cart being rung up, a quote of its figures, charging it with
+ * one or more tenders, and the stored sale with its lines and tenders. The server recomputes every figure
+ * (common/sale-totals.ts, computeSale) from the lines and the store's tax settings; a catalogue line's name, price
+ * and tax category are the catalogue's, whatever the caller sent.
+ */
+
+export const MAX_CART_LINES = 500;
+export const SALE_STATES = ['open', 'tendering', 'completed', 'voided'] as const;
+export type SaleState = (typeof SALE_STATES)[number];
+
+/** The cart being rung up at a till, stored as it changes (a reload or a restart never loses a line). */
+export const cartSchema = z
+  .object({
+    lines: z.array(saleLineSchema).max(MAX_CART_LINES, { error: `at most ${MAX_CART_LINES} lines` }),
+    saleDiscount: discountSchema.nullable().optional(),
+  })
+  .strict();
+export interface Cart {
+  lines: SaleLine[];
+  saleDiscount?: Discount | null | undefined;
+}
+
+/** A tender as the caller asks for it (common/cash.ts, TenderInput): cash handed, a gateway method, or other. */
+export const tenderInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('cash'), handed: z.number() }).strict(),
+  z.object({ kind: z.literal('gateway'), methodId: z.string().min(1).max(64), amount: z.number().optional() }).strict(),
+  z.object({ kind: z.literal('other'), reference: z.string().max(400), amount: z.number().optional() }).strict(),
+]);
+
+/** A manager's approval of a discount above the limit: their staff id and PIN (checked, audited, never stored). */
+export const managerPinSchema = z.object({ staffId: z.number().int().positive(), pin: pinSchema }).strict();
+
+export const chargeSaleInputSchema = z
+  .object({
+    cart: cartSchema,
+    /** One gateway tender of this method for the whole sale (issue 19's sale); or `tenders`. */
+    methodId: z.string().min(1).max(64).optional(),
+    tenders: z.array(tenderInputSchema).min(1).max(10).optional(),
+    customerName: z.string().max(200).optional(),
+    phone: z.string().max(40).optional(),
+    managerPin: managerPinSchema.optional(),
+  })
+  .strict();
+export type ChargeSaleInput = z.infer<typeof chargeSaleInputSchema>;
+
+/** A field of the cart or the tenders that breaks a rule: `lines[2].qty`, `tenders[0].handed`, `managerPin`. */
+export interface SaleFieldIssue {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** The figures of a cart as the server computes them, and what a charge of it would need. */
+export type SaleQuote =
+  | {
+      ok: true;
+      figures: SaleFigures;
+      /** The cart's lines as they would be sold (a catalogue line with the catalogue's name, price and category). */
+      lines: SaleLine[];
+      /** Discounts above the manager-set limits: a charge needs a manager's PIN for them. */
+      overLimit: DiscountOverLimit[];
+      /** The gateway's item_name of a charge of this cart. */
+      itemName: string;
+    }
+  | { ok: false; issues: SaleFieldIssue[] };
+
+/** A line as sold: the product's snapshot and the line's figures. */
+export interface SoldLine {
+  lineNo: number;
+  lineId: string;
+  productId?: string;
+  sku?: string;
+  barcode?: string;
+  name: string;
+  /** The product's category in the catalogue (the books' figures by category); '' for none or a free line. */
+  category: string;
+  unitPrice: number;
+  qty: number;
+  taxCategory: TaxCategory;
+  itemId?: string;
+  discount?: Discount;
+  gross: number;
+  lineDiscount: number;
+  saleDiscount: number;
+  net: number;
+  total: number;
+}
+
+export const TENDER_KINDS = ['cash', 'gateway', 'other'] as const;
+export type TenderKind = (typeof TENDER_KINDS)[number];
+export type TenderState = 'pending' | 'paid' | 'failed';
+
+export interface SaleTender {
+  no: number;
+  kind: TenderKind;
+  /** cash and other: paid when recorded; gateway: pending until its order is paid, failed when it ends unpaid. */
+  state: TenderState;
+  methodId?: string;
+  orderId?: string;
+  reference?: string;
+  /** What the tender pays of the sale (a settling cash tender: the rounded due). */
+  amount: number;
+  handed: number;
+  change: number;
+  rounding: number;
+}
+
+export interface SaleView {
+  id: string;
+  state: SaleState;
+  terminalId: string;
+  training: boolean;
+  staffId?: number;
+  staffName?: string;
+  customerName?: string;
+  phone?: string;
+  lines: SoldLine[];
+  saleDiscount: Discount | null;
+  subtotal: number;
+  lineDiscounts: number;
+  saleDiscountAmount: number;
+  discounts: number;
+  net: number;
+  dpp: number;
+  ppn: number;
+  pbjt: number;
+  service: number;
+  total: number;
+  /** The tax lines, one per tax category the sale has lines of (common/tax.ts). */
+  taxLines: CategoryTax[];
+  tenders: SaleTender[];
+  /** The cash rounding line (its own line, never silent; negative when rounded down). */
+  rounding: number;
+  change: number;
+  /** Σ of the paid tenders' amounts; the sale is completed when it reaches total + rounding. */
+  paid: number;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+}
+
+/**
+ * What chargeSale answers: what createOrder answers (the order of the gateway tender, when there is one), with the
+ * sale. A refusal before anything was written has no sale (`saleId: null`), and `issues` names each field and rule.
+ */
+export type ChargeSaleResult =
+  | { ok: true; saleId: string; sale: SaleView; order: Order | null }
+  | {
+      ok: false;
+      saleId: string | null;
+      sale: SaleView | null;
+      order?: Order;
+      failure: ChargeFailure;
+      issues?: SaleFieldIssue[];
+    };
+
+/** The cart of a sale, to ring it up again (a charge the gateway refused: the cashier picks another method). */
+export function cartOf(sale: SaleView): Cart {
+  return {
+    lines: sale.lines.map((l) => {
+      const line: SaleLine = {
+        lineId: l.lineId,
+        name: l.name,
+        unitPrice: l.unitPrice,
+        qty: l.qty,
+        taxCategory: l.taxCategory,
+      };
+      if (l.productId !== undefined) line.productId = l.productId;
+      if (l.sku !== undefined) line.sku = l.sku;
+      if (l.barcode !== undefined) line.barcode = l.barcode;
+      if (l.itemId !== undefined) line.fixedDenomination = { itemId: l.itemId };
+      if (l.discount !== undefined) line.discount = l.discount;
+      return line;
+    }),
+    saleDiscount: sale.saleDiscount,
+  };
+}
+
+/** A catalogue product as a new cart line of `qty` (the screens and the CLI ring up a scanned product so). */
+export function lineOfProduct(product: Product, lineId: string, qty = 1, barcode?: string): SaleLine {
+  const line: SaleLine = {
+    lineId,
+    productId: product.id,
+    sku: product.sku,
+    name: product.name,
+    unitPrice: product.price,
+    qty,
+    taxCategory: product.taxCategory,
+  };
+  if (barcode !== undefined) line.barcode = barcode;
+  if (product.itemId !== undefined) line.fixedDenomination = { itemId: product.itemId };
+  return line;
+}
