@@ -19,6 +19,10 @@ import { readSecret } from './secret-input';
 import { StaffStore } from '../core/staff/staff-store';
 import { EXIT, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
+import { ShiftBook } from '../core/shifts/shift-book';
+import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
+import { printerDrawer } from '../core/shifts/drawer';
+import { drawerPrinterOf } from './shift-commands';
 
 export { SALE_USAGE } from './sale-usage';
 
@@ -174,7 +178,8 @@ export async function runSaleCommand(
       }
       manager = { staffId: staff.id, pin: managerPin! };
     }
-    const cashLedger = options.cashLedger?.(loket);
+    // Cash goes through this till's shift (shift open --float): the same ledger the app's sale uses.
+    const cashLedger = options.cashLedger?.(loket) ?? shiftLedgerOf(loket, clockOf(options));
     const sales = new SaleService({
       sales: new SaleStore(loket.db, clockOf(options)),
       products,
@@ -186,7 +191,7 @@ export async function runSaleCommand(
       clock: clockOf(options),
       approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
       audit: loket.store.audit,
-      ...(cashLedger ? { cashLedger } : {}),
+      cashLedger,
     });
     let result: ChargeSaleResult;
     try {
@@ -305,4 +310,20 @@ export function saleLines(sale: SaleView): string[] {
     out.push(`  paid by ${what.padEnd(46)}${rp(t.amount)}  ${t.state}`);
   }
   return out;
+}
+
+/** This till's shifts over the order log in use, for a sale's cash (the drawer opens when the printer is a network one). */
+function shiftLedgerOf(loket: Loket, clock: Clock): CashLedger {
+  const settings = loket.store.settings.load();
+  return new ShiftService({
+    book: new ShiftBook(loket.db),
+    clock,
+    terminalId: () => loket.terminalId,
+    timeZone: () => settings.timeZone,
+    cash: () => cashSettingsOf(settings),
+    drawer: printerDrawer(() => drawerPrinterOf(settings)),
+    approver: loket.store.access,
+    audit: loket.store.audit,
+    staffName: (id) => loket.store.access.staff.get(id)?.name,
+  }).ledger;
 }

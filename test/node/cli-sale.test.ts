@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runSaleCommand } from '../../src-main/cli/sale-commands';
+import { runShiftCommand } from '../../src-main/cli/shift-commands';
 import { openStoreBooks } from '../../src-main/runtime';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import { runCli } from './helpers/cli-child';
@@ -168,5 +169,41 @@ describe('npm run cli -- sale', { timeout: 120_000 }, () => {
     ]);
     expect(split.order).toMatchObject({ amount: 23_000 });
     expect(ledger.movements).toMatchObject([{ type: 'cash_tender', handed: 20_000, change: 0, shiftId: 'SHIFT-9' }]);
+  });
+
+  it('cash goes into the till’s open shift: shift open, a cash sale with change, the X report counts it', async () => {
+    const data = tempDir('loket-cli-sale-shift-');
+    try {
+      const options = { dataDir: join(data.path, 'data'), env: gatewayEnv(sandbox) };
+      const io = () => {
+        const out: string[] = [];
+        const err: string[] = [];
+        return { out, err, io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) } };
+      };
+      const refused = io();
+      expect(await runSaleCommand(['--line', 'free:Kopi=18000', '--pay', 'cash:20000'], options, refused.io)).toBe(2);
+      expect(refused.err.join('')).toMatch(/no shift is open on this till/);
+      const opened = io();
+      expect(await runShiftCommand(['open', '--float', '100000'], options, opened.io)).toBe(0);
+      const sold = io();
+      expect(
+        await runSaleCommand(['--line', 'free:Kopi=18000', '--pay', 'cash:20000', '--json'], options, sold.io),
+      ).toBe(0);
+      const sale = JSON.parse(sold.out.join('')) as SaleJson;
+      expect(sale.sale).toMatchObject({ state: 'completed', total: 18_000 });
+      expect(sale.sale.tenders).toMatchObject([{ kind: 'cash', handed: 20_000, change: 2_000 }]);
+      const report = io();
+      expect(await runShiftCommand(['report', '--json'], options, report.io)).toBe(0);
+      const x = JSON.parse(report.out.join('')) as {
+        kind: string;
+        cashTenders: { count: number; handed: number; change: number; net: number };
+        expected: number;
+      };
+      expect(x.kind).toBe('X');
+      expect(x.cashTenders).toEqual({ count: 1, handed: 20_000, change: 2_000, net: 18_000 });
+      expect(x.expected).toBe(118_000);
+    } finally {
+      data.remove();
+    }
   });
 });
