@@ -51,6 +51,7 @@ import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem } from './common/reason
 import { printProblemOf } from './core/print-problem';
 import { readDocsSection } from './core/docs';
 import { ProductStore } from './core/products/product-store';
+import { displayCartOf } from './core/display-cart';
 import { SaleService } from './core/sales/sale-service';
 import { SaleStore } from './core/sales/sale-store';
 import { loadSaleSettings, loadTaxSettings } from './core/settings/sale-settings';
@@ -475,9 +476,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       });
 
       const sandbox = loket.sandbox;
+      // The cart being rung up, for the display: the sale service is built after the app service it charges through.
+      let cartOnDisplay: () => ReturnType<typeof displayCartOf> = () => null;
       const app = new AppService({
         info: () => info(loket),
         display: () => settings().display,
+        cart: () => cartOnDisplay(),
         log: loket.log,
         orders: loket.orders,
         methods: loket.methods,
@@ -535,6 +539,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         audit: store.audit,
         ...(cashLedger ? { cashLedger } : {}),
       });
+      cartOnDisplay = () => {
+        const cart = sales.currentCart();
+        return cart.lines.length === 0 ? null : displayCartOf(cart, sales.quoteSale({ cart }));
+      };
       const unsubscribe = app.subscribe(emit);
       // Answers the disk could not take are written as soon as it does (and before the next charge).
       const flushTimer = setInterval(() => {
@@ -661,6 +669,13 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
         );
       app[method] = (...args) => {
         lastCallAt = Date.now();
+        if (method === 'saveCart') {
+          // The customer display follows the cart as it is rung up.
+          return Promise.resolve(call(...args)).then((saved) => {
+            emit({ type: 'display', state: current.app.displayState() });
+            return saved;
+          });
+        }
         return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
       };
     } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
