@@ -198,8 +198,8 @@ test('a 20-line cart by scanner and keyboard, paid by QRIS: the display shows th
   await expect(panel).toHaveAttribute('data-state', 'awaiting_payment');
   const orderId = (await panel.getAttribute('data-order-id'))!;
   const order = await loket.call('getOrder', orderId);
-  expect(order.amount).toBe(total);
-  expect(order.itemName).toBe(quote.ok ? quote.itemName : '');
+  expect(order?.amount).toBe(total);
+  expect(order?.itemName).toBe(quote.ok ? quote.itemName : '');
   await expect(display.getByTestId('display-qr')).toBeVisible();
   expect((await loket.call('currentCart')).lines).toEqual([]);
 });
