@@ -297,6 +297,13 @@ export interface DisplayOrder {
   notCharged?: true;
 }
 
+/** The cart being rung up, as the customer display shows it: each line's name, quantity and total, and the sale's. */
+export interface DisplayCart {
+  lines: { name: string; qty: number; total: number }[];
+  /** The sale's total as the server computes it; null while the cart has an issue (the lines still show). */
+  total: number | null;
+}
+
 export interface DisplayState {
   mode: AppInfo['mode'];
   storeName: string;
@@ -307,6 +314,8 @@ export interface DisplayState {
   /** The store's zone: a tablet display may be set to another, and times are shown in the store's. */
   timeZone: string;
   order: DisplayOrder | null;
+  /** The cart being rung up at the till, when it has lines (shown until an order takes the display). */
+  cart?: DisplayCart;
 }
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */

@@ -5,6 +5,7 @@ import {
   type ChargeResult,
   type CurrentSale,
   type CatalogueItem,
+  type DisplayCart,
   type DisplayState,
   type LiveEvent,
   type OrderApiMethod,
@@ -65,6 +66,8 @@ export interface AppServiceDeps {
    * store's settings make a cashier sign in with a PIN before charging.
    */
   till?: () => { staff: StaffSummary | null; required: boolean };
+  /** The cart being rung up at the till, for the customer display (null when empty). */
+  cart?: () => DisplayCart | null;
   /** Why no payment may be taken now (the order log failed its integrity check): a charge is refused with it. */
   refusal?: () => string | undefined;
 }
@@ -328,6 +331,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       lang: display?.lang ?? info.lang,
       idleMessage: display?.idleMessage ?? '',
       timeZone: info.timeZone,
+      ...this.cartOnDisplay(),
       order: order
         ? {
             amount: order.amount,
@@ -343,6 +347,16 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
           }
         : null,
     };
+  }
+
+  private cartOnDisplay(): { cart?: DisplayCart } {
+    try {
+      const cart = this.deps.cart?.();
+      return cart ? { cart } : {};
+    } catch {
+      // The display shows the order and the store without the cart rather than nothing.
+      return {};
+    }
   }
 
   /**

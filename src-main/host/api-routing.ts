@@ -65,6 +65,14 @@ export function routeApi(deps: {
         });
       app[method] = (...args) => {
         quiet.touch();
+        if (method === 'saveCart') {
+          // The customer display follows the cart as it is rung up.
+          return Promise.resolve(call(...args)).then((saved) => {
+            for (const listener of deps.listeners)
+              listener({ type: 'display', state: runtime.current.app.displayState() });
+            return saved;
+          });
+        }
         return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
       };
     } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {

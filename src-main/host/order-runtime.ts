@@ -19,6 +19,7 @@ import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
 import type { ProductStore } from '../core/products/product-store';
 import type { CashLedger } from '../core/shifts/cash-ledger';
+import { displayCartOf } from '../core/display-cart';
 import { SaleService } from '../core/sales/sale-service';
 import { SaleStore } from '../core/sales/sale-store';
 import { loadSaleSettings } from '../core/settings/sale-settings';
@@ -151,8 +152,11 @@ export class OrderRuntime {
         };
       };
       const sandbox = loket.sandbox;
+      // The cart being rung up, for the display: the sale service is built after the app service it charges through.
+      let cartOnDisplay: () => ReturnType<typeof displayCartOf> = () => null;
       const app = new AppService({
         ...this.deps.service,
+        cart: () => cartOnDisplay(),
         log: loket.log,
         orders: loket.orders,
         methods: loket.methods,
@@ -180,6 +184,10 @@ export class OrderRuntime {
         audit: store.audit,
         cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
       });
+      cartOnDisplay = () => {
+        const cart = sales.currentCart();
+        return cart.lines.length === 0 ? null : displayCartOf(cart, sales.quoteSale({ cart }));
+      };
       const unsubscribe = app.subscribe(this.deps.emit);
       const pending = startPendingWrites(loket.orders, log);
       watch.watchLeftOver();

@@ -158,6 +158,8 @@ export class CashierSession {
       return;
     }
     await this.#restoreSale(true);
+    // The cart in progress before a reload or a restart (none stored, or not reachable: an empty cart).
+    await this.charge.cart.load().catch(() => undefined);
     await this.late.load();
   }
 
@@ -229,6 +231,7 @@ export class CashierSession {
 
   dispose(): void {
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
+    this.charge.cart.dispose();
     this.#client.live.close();
   }
 

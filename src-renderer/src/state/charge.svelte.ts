@@ -4,6 +4,9 @@ import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { toCallError, type CallError } from '../api/errors';
 import { markCharge } from '../lib/timing';
 import { isNotOlder } from './order-time';
+import type { ChargeSaleInput, ChargeSaleResult } from '../../../src-main/common/sale';
+import { asksForPhone } from '../../../src-main/common/payment-instruction';
+import { CartState, type CartApi } from './cart.svelte';
 import { SaleForm } from './sale-form.svelte';
 
 /**
@@ -30,7 +33,13 @@ export type ChargeProblem =
     };
 
 /** What a charge led to, so the view can move the focus to the right place. */
-export type ChargeOutcome = 'payment' | 'issues' | 'problem' | 'busy';
+export type ChargeOutcome = 'payment' | 'issues' | 'problem' | 'busy' | 'manager';
+
+/** A manager's approval of a discount above the limit, sent with the charge (checked by the server, never kept). */
+export interface ManagerApproval {
+  staffId: number;
+  pin: string;
+}
 
 /** An order in one of these states goes on the payment panel, whatever answer came with it. */
 export const PAYMENT_STATES_SHOWN: readonly OrderState[] = [
@@ -59,7 +68,9 @@ export function problemFrom(failure: ChargeFailure, order?: Order, callError?: C
 }
 
 export interface ChargeDeps {
-  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale'>;
+  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale' | 'chargeSale'> & CartApi;
+  /** A new cart line's id. */
+  newLineId?: () => string;
   /** The methods on offer, for the fields the chosen one takes. */
   methods: () => readonly PaymentMethod[];
   /** Something else holds the screen: an order on the payment panel, or an action on it in flight. */
@@ -76,6 +87,8 @@ const LATEST_KEPT = 50;
 /** The sale being typed, sending it, and what to do when that gave no payment to wait for. */
 export class ChargeManager {
   readonly form = new SaleForm();
+  /** The lines being rung up; empty, the form's one amount and item is the sale (today's quick flow). */
+  readonly cart: CartState;
 
   #charging = $state(false);
   /** A re-send or a check of the problem's order in flight. */
@@ -89,6 +102,7 @@ export class ChargeManager {
 
   constructor(deps: ChargeDeps) {
     this.#deps = deps;
+    this.cart = new CartState({ api: deps.api, newLineId: deps.newLineId ?? (() => crypto.randomUUID()) });
   }
 
   get selectedMethod(): PaymentMethod | undefined {
@@ -121,8 +135,21 @@ export class ChargeManager {
     return !this.#charging && !this.#checking && !this.outcomeOpen && !this.#deps.blocked();
   }
 
-  async charge(): Promise<ChargeOutcome> {
+  /**
+   * The amount and item typed become a line of the cart (a free-typed line); false when there is nothing to add or
+   * the amount is not one (its rule shows at the field).
+   */
+  addTypedLine(): boolean {
+    if (!this.form.commitAmount() || this.form.amount <= 0 || this.form.itemName.trim() === '') return false;
+    this.cart.addFree(this.form.itemName.trim(), this.form.amount);
+    this.form.setAmountText('');
+    this.form.setItemName('');
+    return true;
+  }
+
+  async charge(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
     if (!this.canCharge) return 'busy';
+    if (!this.cart.empty) return this.#chargeCart(managerPin);
     // An amount that is not whole rupiah is refused here, with its rule at the field: nothing is sent.
     if (!this.form.commitAmount()) {
       this.#problem = null;
@@ -151,6 +178,69 @@ export class ChargeManager {
     } finally {
       this.#charging = false;
     }
+  }
+
+  /**
+   * The cart as one sale (chargeSale): the server prices it again and sends its one gateway order; the payment
+   * panel takes the order as it takes today's. An amount and item still typed join the cart first.
+   */
+  async #chargeCart(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
+    if ((this.form.amountText !== '' || this.form.itemName.trim() !== '') && !this.addTypedLine()) {
+      this.#problem = null;
+      return 'issues';
+    }
+    markCharge();
+    this.#charging = true;
+    this.#problem = null;
+    this.#deps.onStart();
+    try {
+      await this.cart.settled();
+      const method = this.selectedMethod;
+      const input: ChargeSaleInput = { cart: this.cart.cart, methodId: this.form.methodId };
+      if (method?.requiresCustomerName && this.form.customerName.trim())
+        input.customerName = this.form.customerName.trim();
+      if (method && asksForPhone(method) && this.form.phone.trim()) input.phone = this.form.phone.replace(/[\s-]/g, '');
+      if (managerPin) input.managerPin = managerPin;
+      return this.#settleSale(await this.#deps.api.chargeSale(input));
+    } catch (err) {
+      const error = toCallError(err);
+      if (error.code === 'network' || error.code === 'internal')
+        this.#problem = problemFrom({ class: 'unknown', retry: 'may_exist', message: error.message }, undefined, error);
+      else if (error.code === 'conflict') this.#problem = { kind: 'waiting', error, action: 'show' };
+      else this.#problem = { kind: 'error', error, action: null };
+      return 'problem';
+    } finally {
+      this.#charging = false;
+    }
+  }
+
+  #settleSale(result: ChargeSaleResult): ChargeOutcome {
+    this.form.clearIssues();
+    if (result.ok) {
+      this.cart.charged();
+      if (result.order) return this.#pay(this.#newest(result.order));
+      this.form.reset();
+      return 'payment';
+    }
+    if (result.issues?.length) {
+      this.cart.showIssues(result.issues);
+      this.#problem = null;
+      const pin = result.issues.some((i) => i.field === 'managerPin' || i.rule === 'manager_pin_required');
+      return pin ? 'manager' : 'issues';
+    }
+    // The order's own fields (customer name, phone, method), as the order's checks name them: next to their inputs.
+    if (result.failure.class === 'invalid_input' && result.failure.issues?.length) {
+      this.form.showIssues(result.failure.issues);
+      this.#problem = null;
+      return 'issues';
+    }
+    // The sale was written and the gateway refused it or did not answer: the cart went with it (the server cleared
+    // it); the order's problem shows as today's.
+    if (result.saleId) this.cart.charged();
+    const order = result.order ? this.#newest(result.order) : undefined;
+    if (order && PAYMENT_STATES_SHOWN.includes(order.state)) return this.#pay(order);
+    this.#problem = problemFrom(result.failure, order);
+    return 'problem';
   }
 
   /** The problem's action: the same order again (same id, so never a second payment), or a new charge. */

@@ -24,9 +24,9 @@ test('a whole sale by keyboard: amount, item, method, Enter, simulate, receipt, 
   await expect(cashier.getByRole('textbox', { name: 'Nama barang' })).toBeFocused();
   await cashier.keyboard.type('Kopi susu');
 
-  // The quick items are one Tab stop, then the method radio group.
+  // Add to cart, the quick items (one Tab stop) and the cart's search field, then the method radio group.
   const qris = cashier.getByRole('radio', { name: 'QRIS (semua aplikasi)' });
-  expect(await tabTo(cashier, qris)).toBe(2);
+  expect(await tabTo(cashier, qris)).toBe(4);
   await expect(qris).toBeChecked();
   await cashier.keyboard.press('ArrowDown');
   const ovo = cashier.getByRole('radio', { name: 'OVO' });

@@ -1,0 +1,147 @@
+// The cart on the cashier's screen: edits are pure (cart-edit.ts); the state saves each change, quotes the server
+// for every figure, and a scan adds the product or one more of the last line.
+import { describe, expect, it } from 'vitest';
+import type { Product } from '../../../src-main/common/product';
+import type { Cart, SaleQuote } from '../../../src-main/common/sale';
+import * as edit from '../../../src-renderer/src/lib/cart-edit';
+import { CartState, type CartApi } from '../../../src-renderer/src/state/cart.svelte';
+
+const product = (id: string, price = 5000): Product =>
+  ({
+    id,
+    sku: `SKU-${id}`,
+    name: `Product ${id}`,
+    barcodes: [],
+    category: '',
+    price,
+    taxCategory: 'ppn',
+    active: true,
+  }) as unknown as Product;
+
+function fakeApi(products: Record<string, Product>) {
+  const saved: Cart[] = [];
+  const quoted: Cart[] = [];
+  let stored: Cart = { lines: [], saleDiscount: null };
+  const api: CartApi = {
+    searchProducts: async ({ text }) => Object.values(products).filter((p) => p.name.includes(text)),
+    productByCode: async ({ code }) => products[code] ?? null,
+    currentCart: async () => stored,
+    saveCart: async ({ cart }) => {
+      saved.push(cart);
+      stored = cart;
+      return cart;
+    },
+    quoteSale: async ({ cart }) => {
+      quoted.push(cart);
+      const total = cart.lines.reduce((s, l) => s + l.unitPrice * l.qty, 0);
+      return { ok: true, figures: { total }, lines: cart.lines, overLimit: [], itemName: 'x' } as unknown as SaleQuote;
+    },
+  };
+  return { api, saved, quoted };
+}
+
+function cartState(products: Record<string, Product> = {}) {
+  const fake = fakeApi(products);
+  let n = 0;
+  const state = new CartState({ api: fake.api, newLineId: () => `L${++n}`, quoteDelayMs: 0 });
+  return { state, ...fake };
+}
+
+describe('cart edits', () => {
+  it('adds one more of the last line for the same product, a new line otherwise', () => {
+    let cart = edit.addProduct(edit.EMPTY_CART, product('a'), 'L1');
+    cart = edit.addProduct(cart, product('a'), 'L2');
+    cart = edit.addProduct(cart, product('b'), 'L3');
+    cart = edit.addProduct(cart, product('a'), 'L4');
+    expect(cart.lines.map((l) => [l.lineId, l.qty])).toEqual([
+      ['L1', 2],
+      ['L3', 1],
+      ['L4', 1],
+    ]);
+  });
+
+  it('keeps a quantity within 1 to 9999', () => {
+    const cart = edit.addProduct(edit.EMPTY_CART, product('a'), 'L1');
+    expect(edit.setQty(cart, 'L1', 0).lines[0]!.qty).toBe(1);
+    expect(edit.setQty(cart, 'L1', 12000).lines[0]!.qty).toBe(9999);
+    expect(edit.stepQty(cart, 'L1', -1).lines[0]!.qty).toBe(1);
+    expect(edit.stepQty(cart, 'L1', 1).lines[0]!.qty).toBe(2);
+  });
+
+  it('removes a line, sets and drops discounts', () => {
+    let cart = edit.addFreeLine(edit.EMPTY_CART, 'Es teh', 5000, 'L1');
+    cart = edit.addFreeLine(cart, 'Kopi', 8000, 'L2');
+    cart = edit.setLineDiscount(cart, 'L2', { kind: 'amount', value: 500 });
+    expect(cart.lines[1]!.discount).toEqual({ kind: 'amount', value: 500 });
+    expect(edit.setLineDiscount(cart, 'L2', null).lines[1]).not.toHaveProperty('discount');
+    expect(edit.removeLine(cart, 'L1').lines.map((l) => l.name)).toEqual(['Kopi']);
+    expect(edit.setSaleDiscount(cart, { kind: 'percent', valueBp: 1000 }).saleDiscount).toEqual({
+      kind: 'percent',
+      valueBp: 1000,
+    });
+  });
+
+  it.each([
+    ['10%', { kind: 'percent', valueBp: 1000 }],
+    ['12,5%', { kind: 'percent', valueBp: 1250 }],
+    ['5.000', { kind: 'amount', value: 5000 }],
+    ['Rp2500', { kind: 'amount', value: 2500 }],
+    ['', null],
+  ])('reads the discount %j', (text, discount) => {
+    expect(edit.readDiscount(text)).toEqual({ ok: true, discount });
+  });
+
+  it.each(['101%', '5,000', '-3', 'abc', '1.2%3'])('refuses the discount %j', (text) => {
+    expect(edit.readDiscount(text)).toEqual({ ok: false });
+  });
+
+  it('shows a discount as it reads back', () => {
+    for (const text of ['10%', '12,5%', '5000']) {
+      const read = edit.readDiscount(text);
+      expect(read.ok && edit.discountText(read.discount)).toBe(text);
+    }
+  });
+});
+
+describe('CartState', () => {
+  it('saves every change and shows the figures of the last quote', async () => {
+    const { state, saved } = cartState();
+    state.addFree('Es teh', 5000);
+    state.addFree('Kopi', 8000);
+    state.setQty('L2', 3);
+    await state.settled();
+    await state.quoteNow();
+    expect(saved.at(-1)!.lines.map((l) => [l.name, l.qty])).toEqual([
+      ['Es teh', 1],
+      ['Kopi', 3],
+    ]);
+    expect(state.quote?.ok && state.quote.figures.total).toBe(29000);
+  });
+
+  it('restores the stored cart', async () => {
+    const first = cartState();
+    first.state.addFree('Es teh', 5000);
+    await first.state.settled();
+    const again = new CartState({ api: first.api, newLineId: () => 'x', quoteDelayMs: 0 });
+    await again.load();
+    expect(again.lines.map((l) => l.name)).toEqual(['Es teh']);
+  });
+
+  it('adds a scanned product, one more on a second scan, and nothing for an unknown code', async () => {
+    const { state } = cartState({ '8991234567891': product('a') });
+    expect(await state.scan('8991234567891')).toBe(true);
+    expect(await state.scan('8991234567891')).toBe(true);
+    expect(state.lines.map((l) => [l.productId, l.qty, l.barcode])).toEqual([['a', 2, '8991234567891']]);
+    expect(await state.scan('1234567')).toBe(false);
+    expect(state.notice).toEqual({ kind: 'unknown', code: '1234567' });
+    expect(state.lines).toHaveLength(1);
+  });
+
+  it('keeps the newest search answer', async () => {
+    const { state } = cartState({ a: product('a'), b: product('b') });
+    await state.search('Product a');
+    expect(state.results.map((p) => p.id)).toEqual(['a']);
+    await state.search('  ');
+    expect(state.results).toEqual([]);
+  });
+});
