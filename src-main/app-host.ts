@@ -3,6 +3,7 @@ import {
   apiMethodNames,
   ORDER_API_METHODS,
   BOOKS_API_METHODS,
+  STORE_BOOK_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -49,6 +50,8 @@ import {
 import { KEYCHAIN_PROBLEMS, reason, type KeychainProblem } from './common/reasons';
 import { printProblemOf } from './core/print-problem';
 import { readDocsSection } from './core/docs';
+import { KeychainStoreSecrets } from './adapters/store-book-keychain';
+import { startAppStoreBook } from './store-book/store-view';
 
 export interface AppHostOptions extends OpenOptions {
   version: string;
@@ -611,6 +614,21 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   });
   upkeep.start();
 
+  // The store book (docs/store-book.md): its sync runs in the background when this folder is enrolled, kicked by
+  // every change of the order log; the cashier's header and the manager's whole-store books read it.
+  const storeBook = startAppStoreBook({
+    dataDir: store.dataDir,
+    env: options.env ?? process.env,
+    clock,
+    secrets: new KeychainStoreSecrets(),
+    log,
+    requireManager: (token) => store.access.requireManager(token),
+    audit: store.audit,
+    settings,
+    methods: () => current.loket.methods,
+  });
+  listeners.add((event) => event.type === 'order' && storeBook.sync.kick());
+
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
     if ((ORDER_API_METHODS as readonly string[]).includes(method)) {
@@ -625,6 +643,12 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       // The books read and change the order log in use: they wait for a runtime switch like the order methods.
       app[method] = (...args) =>
         gate.run(() => (books[method as keyof BooksService] as (...a: unknown[]) => unknown).apply(books, args));
+    } else if ((STORE_BOOK_API_METHODS as readonly string[]).includes(method)) {
+      app[method] = (...args) =>
+        (storeBook.service[method as keyof typeof storeBook.service] as (...a: unknown[]) => unknown).apply(
+          storeBook.service,
+          args,
+        );
     } else {
       app[method] = (...args) =>
         (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
@@ -636,10 +660,10 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
       return () => listeners.delete(listener);
     },
     displayState: () => current.app.displayState(),
-    takeDownload,
+    takeDownload: (id: string) => takeDownload(id) ?? storeBook.service.takeDownload(id),
     downloadName: (id: string) => {
       const entry = downloads.get(id);
-      return entry && entry.expires >= Date.now() ? entry.filename : undefined;
+      return entry && entry.expires >= Date.now() ? entry.filename : storeBook.service.downloadName(id);
     },
   }) as unknown as HostedApi;
 
@@ -652,6 +676,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     upkeep,
     close: async () => {
       await upkeep.stop();
+      await storeBook.stop();
       await gate.exclusive(async () => {
         store.access.lockAll();
         await current.close();

@@ -60,6 +60,9 @@ const api = {
   printDayReport: (...args) => invoke('printDayReport', ...args),
   prepareExport: (...args) => invoke('prepareExport', ...args),
   docsSection: (...args) => invoke('docsSection', ...args),
+  storeLink: (...args) => invoke('storeLink', ...args),
+  storeDayReport: (...args) => invoke('storeDayReport', ...args),
+  prepareStoreExport: (...args) => invoke('prepareStoreExport', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);

@@ -54,6 +54,9 @@ const METHODS = {
   printDayReport: true,
   prepareExport: true,
   docsSection: true,
+  storeLink: true,
+  storeDayReport: true,
+  prepareStoreExport: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];
