@@ -9,7 +9,9 @@
  *   (c) browser mode: Charge to QR on the customer display vs the sandbox's own answer time;
  *   (d) exporting (b)'s big file to CSV and XLSX vs iterating the same SELECT (BENCH_ONLY=export: only this);
  *   (e) browser mode: a live event merged into Today's list at 5,000 orders vs re-fetching the day;
- *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module.
+ *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module;
+ *   (g) the store book: a day of 10,000 sales caught up into PostgreSQL vs bare INSERTs of the same rows, and
+ *       Charge to QR with the sync running vs without (BENCH_ONLY=store: only this).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +37,8 @@ import { renderReport, resultsJson, type OrderLogResults } from './bench/report'
 import { captureSamples, type Samples } from './bench/samples';
 import { fmtInt, fmtSeconds } from './bench/stats';
 import { makeTempDir, removeTempDirs } from './bench/temp';
+import { benchStoreBook, renderStoreBook, type StoreBookResult } from './bench/store-book';
+import { buildScreens } from './bench/charge-to-qr';
 
 const RESULTS_PATH = fileURLToPath(new URL('../out/bench/results.json', import.meta.url));
 
@@ -166,7 +170,16 @@ async function main(): Promise<void> {
     const measured = await benchChargeToQr(config.sales, say, config.listOrders);
     ({ list, ...screen } = measured);
   }
-  const { orderCreation, samples } = config.only === 'screen' ? {} : await runOrderCreationAndSamples(config);
+  let storeBook: StoreBookResult | { skipped: string } | undefined;
+  if ((config.only === 'all' || config.only === 'store') && config.storeSales > 0) {
+    if (config.only === 'store' && config.storeQrSales > 0) buildScreens(say);
+    storeBook = await benchStoreBook(
+      { sales: config.storeSales, qrSales: config.storeQrSales, backlogEvents: config.storeBacklog },
+      say,
+    );
+  }
+  const { orderCreation, samples } =
+    config.only === 'screen' || config.only === 'store' ? {} : await runOrderCreationAndSamples(config);
   const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
   const exported =
     samples && (config.only === 'all' || exportOnly) ? await runExport(config, samples, orderLog) : undefined;
@@ -186,6 +199,7 @@ async function main(): Promise<void> {
     ...(exported ? { export: exportJson(exported) } : {}),
     ...(list ? { liveList: list } : {}),
     ...(start ? { start } : {}),
+    ...(storeBook ? { storeBook } : {}),
   };
   writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
@@ -205,6 +219,10 @@ async function main(): Promise<void> {
   if (start) {
     say('');
     say(renderStart(start));
+  }
+  if (storeBook) {
+    say('');
+    say(renderStoreBook(storeBook));
   }
   say('');
   say(`Results written to ${RESULTS_PATH}`);

@@ -14,7 +14,7 @@ import { distribution, type Distribution } from './stats';
 import { makeTempDir } from './temp';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -51,7 +51,10 @@ export interface LiveListResult {
 /** The target of issue 13: the QR painted at most this long after the sandbox's own answer (p95). */
 export const IN_PAGE_TARGET_MS = 50;
 
-function startServe(): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
+/** `npm run serve` in training mode on a fresh data folder; `extra` adds to (or overrides) its environment. */
+export function startServe(
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet'], {
     cwd: root,
     env: {
@@ -60,6 +63,7 @@ function startServe(): Promise<{ child: ChildProcess; cashier: string; display: 
       LOKET_GATEWAY_URL: '',
       LOKET_APP_ID: '',
       LOKET_APP_KEY: '',
+      ...extra,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -86,6 +90,24 @@ function startServe(): Promise<{ child: ChildProcess; cashier: string; display: 
   });
 }
 
+export async function stopServe(serve: { child: ChildProcess }): Promise<void> {
+  if (serve.child.exitCode !== null || serve.child.signalCode !== null) return;
+  const exited = new Promise((r) => serve.child.once('exit', r));
+  serve.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Builds the screens: a stale out/renderer would time a different app. */
+export function buildScreens(say: (line: string) => void): void {
+  say('    building the screens (electron-vite build)…');
+  const built = spawnSync(
+    process.execPath,
+    [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (built.status !== 0) throw new Error('electron-vite build failed');
+}
+
 /** Calls the cashier API as the page does (the token of the cashier URL). */
 function apiCaller(cashierUrl: string) {
   const url = new URL(cashierUrl.replace('#/cashier?', '?').replace('/#', ''));
@@ -107,16 +129,8 @@ export async function benchChargeToQr(
   say: (line: string) => void,
   listOrders = 0,
 ): Promise<ChargeToQrResult & { list?: LiveListResult }> {
-  {
-    // Always build: a stale out/renderer would time a different app.
-    say('    building the screens (electron-vite build)…');
-    const built = spawnSync(
-      process.execPath,
-      [`${root}node_modules/electron-vite/bin/electron-vite.js`, 'build', '--logLevel', 'warn'],
-      { cwd: root, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('electron-vite build failed');
-  }
+  // Always build: a stale out/renderer would time a different app.
+  buildScreens(say);
   const serve = await startServe();
   const browser = await chromium.launch({
     executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium',

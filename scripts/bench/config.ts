@@ -19,8 +19,17 @@ export interface BenchConfig {
   sales: number;
   /** (e) orders in the day on Today's list (0: skip (e)). */
   listOrders: number;
+  /** (g) Sales of the till offline for a day, caught up into the store book (0: skip (g)). */
+  storeSales: number;
+  /** (g) Sales timed on each till, with the sync running and without (0: skip that part). */
+  storeQrSales: number;
+  /**
+   * (g) Events in each till's books, the backlog the enrolled till's worker sends while the sales run; 0: sized from
+   * the catch-up's rate so that it lasts the whole timed part.
+   */
+  storeBacklog: number;
   /** Which parts to run. */
-  only: 'all' | 'orders' | 'log' | 'screen';
+  only: 'all' | 'orders' | 'log' | 'screen' | 'store';
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -36,8 +45,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
   const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
   const only = env.BENCH_ONLY ?? 'all';
-  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen') {
-    throw new Error(`BENCH_ONLY: must be orders, log, screen or all (got ${JSON.stringify(only)})`);
+  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen' && only !== 'store') {
+    throw new Error(`BENCH_ONLY: must be orders, log, screen, store or all (got ${JSON.stringify(only)})`);
   }
   return {
     orders,
@@ -52,6 +61,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     inserts: intFromEnv(env, 'BENCH_INSERTS', 2_000, 10),
     sales: intFromEnv(env, 'BENCH_SALES', 50, 5),
     listOrders: intFromEnv(env, 'BENCH_LIST_ORDERS', 5000, 0),
+    storeSales: intFromEnv(env, 'BENCH_STORE_SALES', 10_000, 0),
+    storeQrSales: intFromEnv(env, 'BENCH_STORE_QR_SALES', 30, 0),
+    storeBacklog: intFromEnv(env, 'BENCH_STORE_BACKLOG', 0, 0),
     only,
   };
 }

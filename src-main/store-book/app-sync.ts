@@ -52,7 +52,14 @@ export class AppSync {
   /** Starts the worker when this data folder is enrolled in a store book; otherwise an idle one (not_enrolled). */
   static start(options: AppSyncOptions): AppSync {
     const log = options.log ?? (() => undefined);
-    const local = LocalBook.open(options.dataDir);
+    let local: LocalBook;
+    try {
+      local = LocalBook.open(options.dataDir);
+    } catch (err) {
+      // The till's own books come first: a store book that cannot be read here never stops the till from opening.
+      log(`store book: cannot read this folder's books for the sync: ${(err as Error).message}`);
+      return new AppSync(undefined, undefined, options, log);
+    }
     if (!local.link() && !options.env[STORE_URL_VARIABLE]) {
       local.close();
       return new AppSync(undefined, undefined, options, log);

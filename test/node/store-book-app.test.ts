@@ -3,7 +3,7 @@
 // with PostgreSQL stopped the till sells on and its header says offline; once it is back the backlog drains. The
 // manager reads the whole store's day and export from it; the cashier's link and a not-enrolled till.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { startAppHost, type AppHost } from '../../src-main/app-host';
@@ -81,8 +81,9 @@ describe.skipIf(PG_MISSING !== undefined)(
     }
 
     async function browserMode(dataDir: string, env: Record<string, string>) {
-      const staticDir = join(dataDir, '..', `${dataDir.split('/').pop()}-renderer`);
-      mkdirSync(staticDir, { recursive: true });
+      const renderer = tempDir('loket-app-renderer-');
+      dirs.push(renderer);
+      const staticDir = renderer.path;
       writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Loket</title>');
       const host = await startAppHost({ version: 't', dataDir, env });
       const web = await startWebHost({ app: host.app, staticDir, port: 0 });
