@@ -54,6 +54,7 @@ export const IN_PAGE_TARGET_MS = 50;
 /** `npm run serve` in training mode on a fresh data folder; `extra` adds to (or overrides) its environment. */
 export function startServe(
   extra: NodeJS.ProcessEnv = {},
+  timeoutMs = 30_000,
 ): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', 'serve', '--port', '0', '--quiet'], {
     cwd: root,
@@ -69,7 +70,7 @@ export function startServe(
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = (p: string) =>

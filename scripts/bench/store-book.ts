@@ -50,6 +50,8 @@ export interface StoreBookResult {
 }
 
 const BATCH = 500;
+/** A till with a big backlog opens (and checks) a big file first. */
+const SERVE_START_MS = 180_000;
 /** The auto-sized backlog's cap. */
 const MAX_BACKLOG_EVENTS = 2_000_000;
 
@@ -227,6 +229,10 @@ export async function benchStoreBook(
         bareRates,
         ingestRatio: syncRate / meanBare,
       };
+      say(
+        `    caught up in ${(catchUpMs / 1000).toFixed(2)} s (${fmtInt(Math.round(syncRate))} events/s); bare INSERT ` +
+          `${bareRates.map((r) => fmtInt(Math.round(r))).join(' and ')} events/s`,
+      );
       if (options.qrSales > 0) {
         // Long enough that the worker is still sending when the last sale is timed: a round of two sales takes
         // about 1.3 s on a loaded 2-core machine, the tills' start some seconds; about twice that, to be sure.
@@ -270,11 +276,14 @@ async function chargeToQrWithSync(
     executablePath: process.env.LOKET_CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
-  const withoutServe = await startServe({ LOKET_DATA_DIR: plain, LOKET_TERMINAL_ID: 'T02' });
+  const withoutServe = await startServe({ LOKET_DATA_DIR: plain, LOKET_TERMINAL_ID: 'T02' }, SERVE_START_MS);
   try {
     const tillWithout = await openTill(browser, withoutServe);
     // The enrolled till starts last, just before the sales: its worker starts catching up at once.
-    const withServe = await startServe({ LOKET_DATA_DIR: synced, LOKET_STORE_URL: storeUrl, LOKET_TERMINAL_ID: 'T02' });
+    const withServe = await startServe(
+      { LOKET_DATA_DIR: synced, LOKET_STORE_URL: storeUrl, LOKET_TERMINAL_ID: 'T02' },
+      SERVE_START_MS,
+    );
     try {
       const tillWith = await openTill(browser, withServe);
       const before = await stored();

@@ -11,7 +11,7 @@ import type { ApiEnvelope } from '../../src-main/common/api';
 import { dayIn } from '../../src-main/common/gateway-time';
 import type { StoreDayReport, StoreLinkView } from '../../src-main/common/store-book';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
-import { AppSync } from '../../src-main/store-book/app-sync';
+import { AppSync, linkOf } from '../../src-main/store-book/app-sync';
 import type { StoreSecrets } from '../../src-main/store-book/credentials';
 import { enrolTerminal } from '../../src-main/store-book/enrol';
 import { LocalBook } from '../../src-main/store-book/local-book';
@@ -26,6 +26,28 @@ import { systemClock } from '../../src-main/core/ports';
 import { waitFor } from './helpers/wait-for';
 
 const ZONE = 'Asia/Jakarta';
+
+describe("the link as the cashier's header shows it (linkOf)", () => {
+  it("names the worker's states in the header's few", () => {
+    const at = '2026-11-23T07:02:00.000Z';
+    expect(linkOf({ state: 'stopped', waiting: 0 })).toEqual({ state: 'synced', waiting: 0 });
+    expect(linkOf({ state: 'stopped', waiting: 4, lastSyncAt: at })).toEqual({
+      state: 'waiting',
+      waiting: 4,
+      lastSyncAt: at,
+    });
+    expect(linkOf({ state: 'offline', waiting: 2, offlineSince: at, lastError: 'ECONNREFUSED' })).toEqual({
+      state: 'offline',
+      waiting: 2,
+      since: at,
+    });
+    // A worker runs only where a store book is set up: without its password it is refused (enrol again), and the
+    // header stays (not_enrolled would hide it).
+    for (const state of ['not_enrolled', 'refused', 'keychain'] as const)
+      expect(linkOf({ state, waiting: 1 })).toEqual({ state: 'refused', waiting: 1 });
+    expect(linkOf({ state: 'conflict', waiting: 9 })).toEqual({ state: 'conflict', waiting: 9 });
+  });
+});
 
 describe.skipIf(PG_MISSING !== undefined)(
   `the store book in the app${PG_MISSING ? ` (skipped: ${PG_MISSING})` : ''}`,
