@@ -627,7 +627,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     settings,
     methods: () => current.loket.methods,
   });
-  listeners.add((event) => event.type === 'order' && storeBook.sync.kick());
+  if (storeBook.sync.enrolled) listeners.add((event) => void (event.type === 'order' && storeBook.sync.kick()));
 
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
   for (const method of apiMethodNames) {
