@@ -12,6 +12,8 @@
  *   (f) `npm run serve` to ready, after a build and with nothing changed, vs tsx running an empty module;
  *   (g) a soak: BENCH_SOAK charges through browser mode, memory of the server and both pages at start and end
  *       (BENCH_ONLY=soak: 10,000 by default; a full run includes it only when BENCH_SOAK is set).
+ *   (h) the store book: a day of 10,000 sales caught up into PostgreSQL vs bare INSERTs of the same rows, and
+ *       Charge to QR with the sync running vs without (BENCH_ONLY=store: only this).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +40,8 @@ import { renderReport, resultsJson, type OrderLogResults } from './bench/report'
 import { captureSamples, type Samples } from './bench/samples';
 import { fmtInt, fmtSeconds } from './bench/stats';
 import { makeTempDir, removeTempDirs } from './bench/temp';
+import { benchStoreBook, renderStoreBook, type StoreBookResult } from './bench/store-book';
+import { buildScreens } from './bench/charge-to-qr';
 
 const RESULTS_PATH = fileURLToPath(new URL('../out/bench/results.json', import.meta.url));
 
@@ -174,8 +178,18 @@ async function main(): Promise<void> {
     say(`(g) soak: ${fmtInt(config.soak)} charges through browser mode, both screens open…`);
     soak = await benchSoak(config.soak, say);
   }
+  let storeBook: StoreBookResult | { skipped: string } | undefined;
+  if ((config.only === 'all' || config.only === 'store') && config.storeSales > 0) {
+    if (config.only === 'store' && config.storeQrSales > 0) buildScreens(say);
+    storeBook = await benchStoreBook(
+      { sales: config.storeSales, qrSales: config.storeQrSales, backlogEvents: config.storeBacklog },
+      say,
+    );
+  }
   const { orderCreation, samples } =
-    config.only === 'screen' || config.only === 'soak' ? {} : await runOrderCreationAndSamples(config);
+    config.only === 'screen' || config.only === 'soak' || config.only === 'store'
+      ? {}
+      : await runOrderCreationAndSamples(config);
   const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
   const exported =
     samples && (config.only === 'all' || exportOnly) ? await runExport(config, samples, orderLog) : undefined;
@@ -196,6 +210,7 @@ async function main(): Promise<void> {
     ...(list ? { liveList: list } : {}),
     ...(start ? { start } : {}),
     ...(soak ? { soak } : {}),
+    ...(storeBook ? { storeBook } : {}),
   };
   writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
@@ -219,6 +234,10 @@ async function main(): Promise<void> {
   if (soak) {
     say('');
     say(renderSoak(soak));
+  }
+  if (storeBook) {
+    say('');
+    say(renderStoreBook(storeBook));
   }
   say('');
   say(`Results written to ${RESULTS_PATH}`);

@@ -20,6 +20,8 @@ import { secretLayersOf } from './adapters/secret-layers';
 import { OrderRuntime } from './host/order-runtime';
 import { HostPrinting, type NetworkPrinterOption, type SystemPrinter } from './host/printing';
 import { hostUpkeep, QuietWindow } from './host/upkeep';
+import { KeychainStoreSecrets } from './adapters/store-book-keychain';
+import { startAppStoreBook } from './store-book/store-view';
 import type { ShiftService } from './core/shifts/shift-service';
 import { ProductStore } from './core/products/product-store';
 import type { CashLedger } from './core/shifts/cash-ledger';
@@ -234,8 +236,23 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   });
   if (!options.deferUpkeep) upkeep.start();
 
+  // The store book (docs/store-book.md): its sync runs in the background when this folder is enrolled, kicked by
+  // every change of the order log; the cashier's header and the manager's whole-store books read it.
+  const storeBook = startAppStoreBook({
+    dataDir: store.dataDir,
+    env: options.env ?? process.env,
+    clock,
+    secrets: new KeychainStoreSecrets(),
+    log,
+    requireManager: (token) => store.access.requireManager(token),
+    audit: store.audit,
+    settings,
+    methods: () => current().loket.methods,
+  });
+  if (storeBook.sync.enrolled) listeners.add((event) => void (event.type === 'order' && storeBook.sync.kick()));
+
   return {
-    app: routeApi({ runtime, books, manager, downloads, charges, quiet, listeners }),
+    app: routeApi({ runtime, books, manager, downloads, charges, quiet, listeners, storeBook: storeBook.service }),
     get loket() {
       return current().loket;
     },
@@ -246,6 +263,7 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     },
     close: async () => {
       await upkeep.stop();
+      await storeBook.stop();
       await runtime.close(
         () => store.access.lockAll(),
         () => {

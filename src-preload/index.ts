@@ -77,6 +77,9 @@ const api = {
   shiftReportHtml: (...args) => invoke('shiftReportHtml', ...args),
   noSale: (...args) => invoke('noSale', ...args),
   printShiftReport: (...args) => invoke('printShiftReport', ...args),
+  storeLink: (...args) => invoke('storeLink', ...args),
+  storeDayReport: (...args) => invoke('storeDayReport', ...args),
+  prepareStoreExport: (...args) => invoke('prepareStoreExport', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);

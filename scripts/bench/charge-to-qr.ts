@@ -14,7 +14,7 @@ import { distribution, type Distribution } from './stats';
 import { makeTempDir } from './temp';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -72,8 +72,10 @@ export function buildScreens(say: (line: string) => void): void {
  * `npm run serve` starts it: the launcher running the built bundle in the same process (its pid is the server's).
  */
 export function startServe(
-  options: { built?: boolean } = {},
+  options: { built?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<{ child: ChildProcess; cashier: string; display: string; gateway: string }> {
+  const extra = options.env ?? {};
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const entry = options.built ? ['scripts/cli.mjs'] : ['--import', 'tsx', 'src-main/cli.ts'];
   const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', '--quiet'], {
     cwd: root,
@@ -83,12 +85,13 @@ export function startServe(
       LOKET_GATEWAY_URL: '',
       LOKET_APP_ID: '',
       LOKET_APP_KEY: '',
+      ...extra,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = (p: string) =>
@@ -107,6 +110,13 @@ export function startServe(
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
+}
+
+export async function stopServe(serve: { child: ChildProcess }): Promise<void> {
+  if (serve.child.exitCode !== null || serve.child.signalCode !== null) return;
+  const exited = new Promise((r) => serve.child.once('exit', r));
+  serve.child.kill('SIGTERM');
+  await exited;
 }
 
 /** Calls the cashier API as the page does (the token of the cashier URL). */

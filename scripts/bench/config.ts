@@ -21,8 +21,17 @@ export interface BenchConfig {
   listOrders: number;
   /** (g) charges of the soak (0: skip it; it runs only when asked, as it takes minutes). */
   soak: number;
+  /** (h) Sales of the till offline for a day, caught up into the store book (0: skip (h)). */
+  storeSales: number;
+  /** (h) Sales timed on each till, with the sync running and without (0: skip that part). */
+  storeQrSales: number;
+  /**
+   * (h) Events in each till's books, the backlog the enrolled till's worker sends while the sales run; 0: sized from
+   * the catch-up's rate so that it lasts the whole timed part.
+   */
+  storeBacklog: number;
   /** Which parts to run. */
-  only: 'all' | 'orders' | 'log' | 'screen' | 'soak';
+  only: 'all' | 'orders' | 'log' | 'screen' | 'soak' | 'store';
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -38,8 +47,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
   const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
   const only = env.BENCH_ONLY ?? 'all';
-  if (only !== 'all' && only !== 'orders' && only !== 'log' && only !== 'screen' && only !== 'soak') {
-    throw new Error(`BENCH_ONLY: must be orders, log, screen, soak or all (got ${JSON.stringify(only)})`);
+  if (
+    only !== 'all' &&
+    only !== 'orders' &&
+    only !== 'log' &&
+    only !== 'screen' &&
+    only !== 'soak' &&
+    only !== 'store'
+  ) {
+    throw new Error(`BENCH_ONLY: must be orders, log, screen, soak, store or all (got ${JSON.stringify(only)})`);
   }
   return {
     orders,
@@ -56,6 +72,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     listOrders: intFromEnv(env, 'BENCH_LIST_ORDERS', 5000, 0),
     // A day of a busy counter when asked for alone (BENCH_ONLY=soak); in a full run only when BENCH_SOAK says so.
     soak: intFromEnv(env, 'BENCH_SOAK', only === 'soak' ? 10_000 : 0, 0),
+    storeSales: intFromEnv(env, 'BENCH_STORE_SALES', 10_000, 0),
+    storeQrSales: intFromEnv(env, 'BENCH_STORE_QR_SALES', 30, 0),
+    storeBacklog: intFromEnv(env, 'BENCH_STORE_BACKLOG', 0, 0),
     only,
   };
 }

@@ -44,6 +44,7 @@ import {
   type SaleQuote,
   type SaleView,
 } from './sale';
+import type { StoreDayReport, StoreLinkView } from './store-book';
 
 /**
  * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
@@ -234,6 +235,23 @@ export const apiArgSchemas = {
     session,
     z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
   ]),
+
+  // The store book (docs/store-book.md): the link for the cashier's header (anyone at the till), and the whole
+  // store's day report and export for the manager, read from the store's PostgreSQL.
+  storeLink: z.tuple([]),
+  storeDayReport: z.tuple([session, day]),
+  prepareStoreExport: z.tuple([
+    session,
+    z
+      .object({
+        from: day,
+        to: day,
+        format: z.enum(['csv', 'xlsx']),
+        delimiter: z.enum([',', ';']).optional(),
+        bom: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
 } as const;
 
 /** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
@@ -392,6 +410,9 @@ interface Results {
   saleOf: SaleView | null;
   sale: SaleView | null;
   voidSale: SaleView;
+  storeLink: StoreLinkView;
+  storeDayReport: StoreDayReport;
+  prepareStoreExport: DownloadTicket;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -459,7 +480,18 @@ export const SALE_API_METHODS = [
   'voidSale',
 ] as const satisfies readonly ApiMethodName[];
 export type SaleApiMethod = (typeof SALE_API_METHODS)[number];
-export type ManagerApiMethod = Exclude<ApiMethodName, OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod>;
+
+/** The store book's methods (store-book/store-view.ts): the link, and the whole store's books. */
+export const STORE_BOOK_API_METHODS = [
+  'storeLink',
+  'storeDayReport',
+  'prepareStoreExport',
+] as const satisfies readonly ApiMethodName[];
+export type StoreBookApiMethod = (typeof STORE_BOOK_API_METHODS)[number];
+export type ManagerApiMethod = Exclude<
+  ApiMethodName,
+  OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod | StoreBookApiMethod
+>;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];
 

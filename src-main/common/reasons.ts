@@ -117,6 +117,10 @@ export interface ReasonParams {
   'day.not_begun': { day: string; today: string };
   'day.already_closed': { day: string; closedAt: string; by: string };
   'attention.issue_not_found': Record<string, never>;
+  /** The whole store's books were asked for where no store book is set up (docs/store-book.md). */
+  'store.not_enrolled': Record<string, never>;
+  /** The store book cannot be reached now (the till's own books still can). */
+  'store.unreachable': Record<string, never>;
   'attention.already_acknowledged': { orderId: string };
   'attention.nothing_to_acknowledge': { orderId: string };
   'attention.set_aside': { orderId: string };

@@ -4,6 +4,7 @@ import {
   ORDER_API_METHODS,
   SHIFT_API_METHODS,
   SALE_API_METHODS,
+  STORE_BOOK_API_METHODS,
   type ApiHandlers,
   type DisplayState,
   type LiveEvent,
@@ -15,6 +16,7 @@ import type { ManagerService } from '../core/manager-service';
 import type { Download, Downloads } from './downloads';
 import type { ShiftApi } from '../core/shifts/shift-api';
 import type { SaleService } from '../core/sales/sale-service';
+import type { StoreBookService } from '../store-book/store-view';
 import type { OrderRuntime } from './order-runtime';
 import type { QuietWindow } from './upkeep';
 
@@ -41,6 +43,8 @@ export function routeApi(deps: {
   charges: ChargesInFlight;
   quiet: QuietWindow;
   listeners: Set<(event: LiveEvent) => void>;
+  /** The store book's methods and its downloads (store-book/store-view.ts). */
+  storeBook: StoreBookService;
 }): HostedApi {
   const { runtime, books, manager, charges, quiet } = deps;
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
@@ -55,6 +59,10 @@ export function routeApi(deps: {
         quiet.touch();
         return charging ? charges.track(() => call(...args)) : call(...args);
       };
+    } else if ((STORE_BOOK_API_METHODS as readonly string[]).includes(method)) {
+      const service = deps.storeBook;
+      app[method] = (...args) =>
+        (service[method as keyof StoreBookService] as (...a: unknown[]) => unknown).apply(service, args);
     } else if ((SALE_API_METHODS as readonly string[]).includes(method)) {
       // The sale's methods use the order runtime in use (its log, its gateway): they wait for a switch too, and a
       // charge counts as in flight like createOrder's.
@@ -97,7 +105,7 @@ export function routeApi(deps: {
       return () => deps.listeners.delete(listener);
     },
     displayState: () => runtime.current.app.displayState(),
-    takeDownload: (id: string) => deps.downloads.take(id),
-    downloadName: (id: string) => deps.downloads.name(id),
+    takeDownload: (id: string) => deps.downloads.take(id) ?? deps.storeBook.takeDownload(id),
+    downloadName: (id: string) => deps.downloads.name(id) ?? deps.storeBook.downloadName(id),
   }) as unknown as HostedApi;
 }

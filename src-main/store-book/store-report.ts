@@ -1,7 +1,7 @@
 import type { Lang } from '../common/app-info';
 import { formatGatewayDate } from '../common/gateway-time';
 import type { PaymentMethod } from '../common/payment-methods';
-import type { ReportFigures } from '../common/reports';
+import type { StoreDayReport, StoreTerminalPart, TerminalBacklog } from '../common/store-book';
 import { figuresOfGroups, type GroupRow } from '../core/reports/day-report';
 import { storeDays } from '../core/reports/sql';
 import type { PgClient } from './pg-connect';
@@ -17,43 +17,7 @@ import type { PgClient } from './pg-connect';
  * terminal ("Ani · T01"); each terminal's figures name them as that terminal does.
  */
 
-export interface TerminalBacklog {
-  /** Events the terminal said it has that the store book does not (at its last report); null: it never reported. */
-  waiting: number | null;
-  /** The terminal's last event number the store book holds. */
-  receivedSeq: number;
-  /** The terminal's oldest event not yet received, at its last report (its clock). */
-  oldestUnsentAt: string | null;
-  /** When the terminal last reported (the server's clock). */
-  reportedAt: string | null;
-  lastReceivedAt: string | null;
-  conflicts: number;
-  /** The terminal's clock is more than 2 minutes off the server's (at its last report). */
-  skewFlagged: boolean;
-  /** This day's figures of the terminal may lack events the store book does not hold yet. */
-  mayBeIncomplete: boolean;
-}
-
-export interface StoreTerminalPart {
-  terminalId: string;
-  figures: ReportFigures;
-  backlog: TerminalBacklog;
-}
-
-export interface StoreDayReport {
-  date: string;
-  timeZone: string;
-  store: { code: string; name: string };
-  /** Every terminal's orders together. */
-  figures: ReportFigures;
-  terminals: StoreTerminalPart[];
-  /** No terminal is known to hold events of this day the store book lacks. */
-  complete: boolean;
-  /** One line per terminal whose part may be incomplete, in plain words. */
-  notes: string[];
-  /** The server's time of the report. */
-  asOf: string;
-}
+export type { StoreDayReport, StoreTerminalPart, TerminalBacklog } from '../common/store-book';
 
 interface StoreRow {
   code: string;

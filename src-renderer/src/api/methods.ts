@@ -71,6 +71,9 @@ const METHODS = {
   shiftReportHtml: true,
   noSale: true,
   printShiftReport: true,
+  storeLink: true,
+  storeDayReport: true,
+  prepareStoreExport: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];

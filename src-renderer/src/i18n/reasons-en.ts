@@ -148,6 +148,8 @@ export const reasonsEn: ReasonWords = {
     `${say.day(day)} has not begun yet in the store's time zone: a day can be closed from the day itself on.`,
   'day.already_closed': ({ day, closedAt, by }, say) =>
     `${say.day(day)} was already closed at ${say.time(closedAt)} by ${by}; changes since are listed after closing.`,
+  'store.not_enrolled': () => 'This till is not enrolled in a store book: only its own books can be shown.',
+  'store.unreachable': () => "The store book cannot be reached now: try again, or show this till's own books.",
   'attention.issue_not_found': () => 'This callback problem was not found.',
   'attention.already_acknowledged': ({ orderId }) => `This was dealt with meanwhile (${orderId}).`,
   'attention.nothing_to_acknowledge': ({ orderId }) =>

@@ -149,6 +149,8 @@ export const reasonsId: ReasonWords = {
     `${say.day(day)} belum dimulai di zona waktu toko: hari dapat ditutup mulai hari itu sendiri.`,
   'day.already_closed': ({ day, closedAt, by }, say) =>
     `${say.day(day)} sudah ditutup pada ${say.time(closedAt)} oleh ${by}; perubahan sesudahnya tercantum setelah penutupan.`,
+  'store.not_enrolled': () => 'Kasir ini belum terdaftar di buku toko: hanya bukunya sendiri yang bisa ditampilkan.',
+  'store.unreachable': () => 'Buku toko tidak bisa dihubungi sekarang: coba lagi, atau tampilkan buku kasir ini saja.',
   'attention.issue_not_found': () => 'Masalah callback ini tidak ditemukan.',
   'attention.already_acknowledged': ({ orderId }) => `Ini sudah ditangani sementara itu (${orderId}).`,
   'attention.nothing_to_acknowledge': ({ orderId }) =>

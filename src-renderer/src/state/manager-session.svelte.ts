@@ -10,6 +10,7 @@ import { DayBook } from './day-book.svelte';
 import type { CallOutcome, ManagerContext } from './manager-context';
 import { MethodsEditor } from './methods-editor.svelte';
 import { OrderDesk } from './order-desk.svelte';
+import { StoreView } from './store-view.svelte';
 import { OrderExport } from './order-export.svelte';
 import { isPin, lockedUntil, PinEntry, pinProblem, type PinProblem } from './pin-entry.svelte';
 import {
@@ -70,6 +71,8 @@ export class ManagerEditors {
   readonly attention: AttentionQueue;
   readonly day: DayBook;
   readonly export: OrderExport;
+  /** This till's books or the whole store's (the store book), for the day and export screens. */
+  readonly storeView: StoreView;
 
   constructor(ctx: ManagerContext, now: () => number, books: BooksDeps) {
     this.store = new StoreEditor(ctx);
@@ -90,7 +93,8 @@ export class ManagerEditors {
     this.attention = new AttentionQueue(ctx, () => {
       if (this.day.report) void this.day.load();
     });
-    this.export = new OrderExport(ctx, { today, deliver: books.deliverExport });
+    this.storeView = new StoreView(ctx);
+    this.export = new OrderExport(ctx, { today, deliver: books.deliverExport, storeView: this.storeView });
   }
 }
 

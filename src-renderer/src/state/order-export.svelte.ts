@@ -3,6 +3,7 @@ import type { ExportDelivery } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
 import type { ManagerContext } from './manager-context';
 import { rangeProblem, type RangeProblem } from './store-day';
+import type { StoreView } from './store-view.svelte';
 
 export type ExportFormat = 'csv' | 'xlsx';
 export type ExportDelimiter = ',' | ';';
@@ -36,6 +37,8 @@ export interface ExportDeps {
   today: () => string;
   /** Saves the prepared file: a download in browser mode, the save dialog in the desktop app. */
   deliver: (ticket: DownloadTicket) => Promise<ExportDelivery>;
+  /** This till's orders or the whole store's (the store book); without it, this till's. */
+  storeView?: StoreView;
 }
 
 /**
@@ -103,7 +106,12 @@ export class OrderExport {
     this.#error = null;
     this.#delivered = null;
     try {
-      const prepared = await this.#ctx.call((api, token) => api.prepareExport(token, exportRequestOf(choice)));
+      const whole = this.#deps.storeView?.scope === 'store';
+      const prepared = await this.#ctx.call((api, token) =>
+        whole
+          ? api.prepareStoreExport(token, exportRequestOf(choice))
+          : api.prepareExport(token, exportRequestOf(choice)),
+      );
       if (!prepared.ok) {
         if (prepared.error.code !== 'locked') this.#error = prepared.error;
         return false;

@@ -33,7 +33,7 @@ async function open(deliver?: (ticket: DownloadTicket) => Promise<ExportDelivery
   expect(await manager.unlock()).toBe(true);
   const exporter = manager.editors!.export;
   manager.selectSection('export');
-  return { client, fake, exporter };
+  return { client, fake, exporter, view: manager.editors!.storeView };
 }
 
 afterEach(() => {
@@ -97,6 +97,38 @@ describe('the export', () => {
     expect(await exporter.run()).toBe(false);
     expect(exporter.error?.code).toBe('invalid_arguments');
     expect(client.delivered).toEqual([]);
+  });
+});
+
+describe("the whole store's export (the store book)", () => {
+  test('enrolled: "Whole store" asks prepareStoreExport with the same choice; "This till" its own export', async () => {
+    const { client, fake, exporter, view } = await open();
+    const storeTicket: DownloadTicket = { downloadId: 'StOrEtIcKeTsToReTiCkEt12', filename: 'loket-store-orders.csv' };
+    fake.on('storeLink', () => ({ state: 'synced', waiting: 0 })).on('prepareStoreExport', () => storeTicket);
+    await view.check();
+    expect(view.enrolled).toBe(true);
+    view.setScope('store');
+    expect(await exporter.run()).toBe(true);
+    expect(fake.callsOf('prepareStoreExport')).toEqual([
+      [TOKEN, { from: '2026-03-10', to: '2026-03-10', format: 'csv', delimiter: ';', bom: true }],
+    ]);
+    expect(fake.callsOf('prepareExport')).toEqual([]);
+    expect(client.delivered).toEqual([storeTicket]);
+    view.setScope('till');
+    expect(await exporter.run()).toBe(true);
+    expect(fake.callsOf('prepareExport')).toHaveLength(1);
+  });
+
+  test("not enrolled: no choice, and the till's own export whatever was picked", async () => {
+    const { fake, exporter, view } = await open();
+    fake.on('storeLink', () => ({ state: 'not_enrolled', waiting: 0 }));
+    await view.check();
+    expect(view.enrolled).toBe(false);
+    view.setScope('store');
+    expect(view.scope).toBe('till');
+    expect(await exporter.run()).toBe(true);
+    expect(fake.callsOf('prepareExport')).toHaveLength(1);
+    expect(fake.callsOf('prepareStoreExport')).toEqual([]);
   });
 });
 
