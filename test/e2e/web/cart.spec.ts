@@ -188,6 +188,11 @@ test('a 20-line cart by scanner and keyboard, paid by QRIS: the display shows th
   await expect(display.getByTestId('display-cart-line')).toHaveCount(20);
   await expect(display.getByTestId('display-cart-line').last()).toContainText('Kantong plastik');
   await expect(display.getByTestId('display-cart-total')).toBeVisible();
+  // The newest line is in view (older ones scroll away), also after the window changes size.
+  await expect(display.getByTestId('display-cart-line').last()).toBeInViewport();
+  await display.setViewportSize({ width: 1366, height: 768 });
+  await expect(display.getByTestId('display-cart-line').last()).toBeInViewport();
+  await expect(display.getByTestId('display-cart-total')).toBeInViewport();
 
   const quote = await loket.call('quoteSale', { cart: await loket.call('currentCart') });
   expect(quote.ok).toBe(true);
