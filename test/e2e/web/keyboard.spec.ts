@@ -69,6 +69,7 @@ test('cancel by keyboard: the dialog asks a reason, traps the focus, Escape clos
   cashier,
   display,
 }) => {
+  await expect(cashier.locator('#sale-amount')).toBeFocused();
   await cashier.keyboard.type('18000');
   await cashier.keyboard.press('Tab');
   await cashier.keyboard.type('Kopi susu');
@@ -110,6 +111,8 @@ test('shortcuts: F9 simulates the payment (training mode), F2 starts a new sale,
   cashier,
 }) => {
   await expect(cashier.getByText('F9', { exact: true }).first()).toBeVisible();
+  // The cashier types once the cursor is in the amount field (the screen puts it there when it has loaded).
+  await expect(cashier.locator('#sale-amount')).toBeFocused();
   await cashier.keyboard.type('8000');
   await cashier.keyboard.press('Tab');
   await cashier.keyboard.type('Es teh manis');
