@@ -26,6 +26,28 @@ export function addFreeLine(cart: Cart, name: string, unitPrice: number, lineId:
   return withLines(cart, [...cart.lines, { lineId, name, unitPrice, qty: 1, taxCategory: 'ppn' }]);
 }
 
+/**
+ * A quick item (resources/items.json) is a catalogue product whose SKU is its item id: the product found by that code is
+ * the item's only while it still carries that item_id and is sold at the price the form added it at. Otherwise (the
+ * amount was changed after the pick, the product was edited or deactivated) the line stays as typed, without item_id:
+ * a fixed-denomination item at another price is not that item.
+ */
+export function isQuickItemProduct(product: Product, item: { itemId: string; unitPrice: number }): boolean {
+  return product.active && product.itemId === item.itemId && product.price === item.unitPrice;
+}
+
+/**
+ * The line `lineId` becomes a line of `product` (its id, SKU, tax category and item_id), keeping its quantity and
+ * discount: a quick item added as typed, once its product is found.
+ */
+export function lineToProduct(cart: Cart, lineId: string, product: Product): Cart {
+  return mapLine(cart, lineId, (l) => {
+    const line = lineOfProduct(product, l.lineId, l.qty);
+    if (l.discount) line.discount = l.discount;
+    return line;
+  });
+}
+
 /** The quantity as typed or stepped, kept within 1 to 9999. */
 export function setQty(cart: Cart, lineId: string, qty: number): Cart {
   const kept = Math.min(MAX_QTY, Math.max(1, Math.trunc(Number.isFinite(qty) ? qty : 1)));

@@ -33,6 +33,8 @@ export class CartState {
   #notice = $state.raw<ScanNotice | null>(null);
   #issues = $state.raw<SaleFieldIssue[]>([]);
   #saving: Promise<unknown> = Promise.resolve();
+  /** Quick items' products being looked up (addQuickItem): a charge waits for them. */
+  #lookups: Promise<unknown> = Promise.resolve();
   #quoteTimer: ReturnType<typeof setTimeout> | undefined;
   #quoteSeq = 0;
   #searchSeq = 0;
@@ -140,6 +142,26 @@ export class CartState {
     this.#set(edit.addFreeLine(this.#cart, name, unitPrice, this.#deps.newLineId()));
   }
 
+  /**
+   * A quick item picked in the sale form and added to the cart: it shows at once as typed, then becomes its catalogue
+   * product's line (productId, so the server sells it with its item_id: a sale of that one fixed-denomination item
+   * sends item_id on its gateway order). A free-typed line never has an item_id (the server drops it).
+   */
+  addQuickItem(item: { itemId: string; name: string; unitPrice: number }): void {
+    const lineId = this.#deps.newLineId();
+    this.#set(edit.addFreeLine(this.#cart, item.name, item.unitPrice, lineId));
+    const api = this.#deps.api;
+    const lookup = (async () => api.productByCode({ code: item.itemId }))()
+      .then((product) => {
+        // The line may have been removed meanwhile: then there is nothing to change.
+        if (product && edit.isQuickItemProduct(product, item) && this.#cart.lines.some((l) => l.lineId === lineId))
+          this.#set(edit.lineToProduct(this.#cart, lineId, product));
+      })
+      // Not found or not reachable: the line stays as typed (no item_id), as any typed line.
+      .catch(() => undefined);
+    this.#lookups = Promise.all([this.#lookups, lookup]);
+  }
+
   setQty(lineId: string, qty: number): void {
     this.#set(edit.setQty(this.#cart, lineId, qty));
   }
@@ -166,8 +188,13 @@ export class CartState {
     this.#notice = null;
   }
 
-  /** Saves still in flight are done (tests, and a charge that must send the cart as stored). */
+  /** Lookups and saves still in flight are done (tests, and a charge that must send the cart as stored). */
   async settled(): Promise<void> {
+    // A lookup that ends changes the cart (a new save): wait until none is left, then for the saves.
+    for (let lookups = this.#lookups; ; lookups = this.#lookups) {
+      await lookups;
+      if (lookups === this.#lookups) break;
+    }
     await this.#saving;
   }
 

@@ -136,12 +136,15 @@ export class ChargeManager {
   }
 
   /**
-   * The amount and item typed become a line of the cart (a free-typed line); false when there is nothing to add or
-   * the amount is not one (its rule shows at the field).
+   * The amount and item typed become a line of the cart (a free-typed line, or a quick item's product line); false
+   * when there is nothing to add or the amount is not one (its rule shows at the field).
    */
   addTypedLine(): boolean {
     if (!this.form.commitAmount() || this.form.amount <= 0 || this.form.itemName.trim() === '') return false;
-    this.cart.addFree(this.form.itemName.trim(), this.form.amount);
+    // A quick item keeps its item_id in the cart: it becomes its catalogue product's line (CartState.addQuickItem).
+    const itemId = this.form.itemId;
+    if (itemId) this.cart.addQuickItem({ itemId, name: this.form.itemName.trim(), unitPrice: this.form.amount });
+    else this.cart.addFree(this.form.itemName.trim(), this.form.amount);
     this.form.setAmountText('');
     this.form.setItemName('');
     return true;
