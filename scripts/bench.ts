@@ -14,6 +14,9 @@
  *       (BENCH_ONLY=soak: 10,000 by default; a full run includes it only when BENCH_SOAK is set).
  *   (h) the store book: a day of 10,000 sales caught up into PostgreSQL vs bare INSERTs of the same rows, and
  *       Charge to QR with the sync running vs without (BENCH_ONLY=store: only this).
+ *   (i) the sale: search as you type on 100,000 products vs 1,000, a scan to its line painted on the cashier and the
+ *       display vs a pick from the search, a line added to a 300-line cart vs a 1-line cart, and importing 100,000
+ *       products vs a bare insert of the same rows (BENCH_ONLY=sale: only this).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +45,8 @@ import { fmtInt, fmtSeconds } from './bench/stats';
 import { makeTempDir, removeTempDirs } from './bench/temp';
 import { benchStoreBook, renderStoreBook, type StoreBookResult } from './bench/store-book';
 import { buildScreens } from './bench/charge-to-qr';
+import { benchCatalogue, benchImport, renderImport, type ImportBenchResult } from './bench/sale-catalogue';
+import { benchSaleScreens, renderSaleScreens, type SaleScreensResult } from './bench/sale-screens';
 
 const RESULTS_PATH = fileURLToPath(new URL('../out/bench/results.json', import.meta.url));
 
@@ -186,8 +191,32 @@ async function main(): Promise<void> {
       say,
     );
   }
+  let saleImport: ImportBenchResult | undefined;
+  let saleScreens: SaleScreensResult | undefined;
+  if (config.only === 'all' || config.only === 'sale') {
+    if (config.saleImportPairs > 0) {
+      say(`(i) catalogue import: ${fmtInt(config.saleProducts)} products, against a bare insert of the same rows…`);
+      saleImport = await benchImport(benchCatalogue(config.saleProducts), config.saleImportPairs, say);
+    }
+    if (config.saleQueries > 0) {
+      say('(i) the sale in browser mode: search, scan and cart…');
+      saleScreens = await benchSaleScreens(
+        {
+          products: config.saleProducts,
+          smallProducts: config.saleSmallProducts,
+          queries: config.saleQueries,
+          blocks: config.saleBlocks,
+          adds: config.saleAdds,
+          cartLines: config.saleCartLines,
+          // A full run built the screens for (c) already.
+          build: config.only === 'sale',
+        },
+        say,
+      );
+    }
+  }
   const { orderCreation, samples } =
-    config.only === 'screen' || config.only === 'soak' || config.only === 'store'
+    config.only === 'screen' || config.only === 'soak' || config.only === 'store' || config.only === 'sale'
       ? {}
       : await runOrderCreationAndSamples(config);
   const orderLog = samples && !exportOnly ? await runOrderLog(config, samples) : undefined;
@@ -211,6 +240,7 @@ async function main(): Promise<void> {
     ...(start ? { start } : {}),
     ...(soak ? { soak } : {}),
     ...(storeBook ? { storeBook } : {}),
+    ...(saleImport || saleScreens ? { sale: { import: saleImport, screens: saleScreens } } : {}),
   };
   writeFileSync(RESULTS_PATH, JSON.stringify(json, null, 2) + '\n');
   say('');
@@ -238,6 +268,14 @@ async function main(): Promise<void> {
   if (storeBook) {
     say('');
     say(renderStoreBook(storeBook));
+  }
+  if (saleImport) {
+    say('');
+    say(renderImport(saleImport));
+  }
+  if (saleScreens) {
+    say('');
+    say(renderSaleScreens(saleScreens));
   }
   say('');
   say(`Results written to ${RESULTS_PATH}`);

@@ -120,7 +120,7 @@ export async function stopServe(serve: { child: ChildProcess }): Promise<void> {
 }
 
 /** Calls the cashier API as the page does (the token of the cashier URL). */
-function apiCaller(cashierUrl: string) {
+export function apiCaller(cashierUrl: string) {
   const url = new URL(cashierUrl.replace('#/cashier?', '?').replace('/#', ''));
   const token = new URLSearchParams(cashierUrl.split('?')[1]).get('token') ?? '';
   return async <T>(method: string, ...args: unknown[]): Promise<T> => {

@@ -30,8 +30,20 @@ export interface BenchConfig {
    * the catch-up's rate so that it lasts the whole timed part.
    */
   storeBacklog: number;
+  /** (i) Products of the big catalogue (searched, scanned, imported) and of the small one (the search's baseline). */
+  saleProducts: number;
+  saleSmallProducts: number;
+  /** (i) Pairs of the catalogue import and the bare insert. */
+  saleImportPairs: number;
+  /** (i) Search rounds (three queries each, typed on both catalogues; 0: skip the screens' part). */
+  saleQueries: number;
+  /** (i) Blocks of adds, and scans (and as many picks) per cart size in each block. */
+  saleBlocks: number;
+  saleAdds: number;
+  /** (i) Lines of the big cart. */
+  saleCartLines: number;
   /** Which parts to run. */
-  only: 'all' | 'orders' | 'log' | 'screen' | 'soak' | 'store';
+  only: 'all' | 'orders' | 'log' | 'screen' | 'soak' | 'store' | 'sale';
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -47,15 +59,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const orders = intFromEnv(env, 'BENCH_ORDERS', 300, 1);
   const logOrders = intFromEnv(env, 'BENCH_LOG_ORDERS', 1_000_000, 1_000);
   const only = env.BENCH_ONLY ?? 'all';
+  const saleProducts = intFromEnv(env, 'BENCH_SALE_PRODUCTS', 100_000, 100);
   if (
     only !== 'all' &&
     only !== 'orders' &&
     only !== 'log' &&
     only !== 'screen' &&
     only !== 'soak' &&
-    only !== 'store'
+    only !== 'store' &&
+    only !== 'sale'
   ) {
-    throw new Error(`BENCH_ONLY: must be orders, log, screen, soak, store or all (got ${JSON.stringify(only)})`);
+    throw new Error(`BENCH_ONLY: must be orders, log, screen, soak, store, sale or all (got ${JSON.stringify(only)})`);
   }
   return {
     orders,
@@ -75,6 +89,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     storeSales: intFromEnv(env, 'BENCH_STORE_SALES', 10_000, 0),
     storeQrSales: intFromEnv(env, 'BENCH_STORE_QR_SALES', 30, 0),
     storeBacklog: intFromEnv(env, 'BENCH_STORE_BACKLOG', 0, 0),
+    saleProducts,
+    // The baseline never holds more than the big catalogue.
+    saleSmallProducts: Math.min(intFromEnv(env, 'BENCH_SALE_SMALL', 1_000, 10), saleProducts),
+    saleImportPairs: intFromEnv(env, 'BENCH_SALE_IMPORT_PAIRS', 3, 0),
+    saleQueries: intFromEnv(env, 'BENCH_SALE_QUERIES', 8, 0),
+    saleBlocks: intFromEnv(env, 'BENCH_SALE_BLOCKS', 3, 1),
+    saleAdds: intFromEnv(env, 'BENCH_SALE_ADDS', 10, 1),
+    // Products 1 … N make the cart's lines; the added ones come from the catalogue's other end.
+    saleCartLines: Math.min(intFromEnv(env, 'BENCH_SALE_CART', 300, 1), Math.floor(saleProducts / 2)),
     only,
   };
 }
