@@ -1,8 +1,8 @@
 /**
  * `npx tsx scripts/catalogue-timing.ts [ROWS]`: how long the catalogue file takes to export and to import (parse and
  * validate) at 100,000 products (docs/catalogue.md, "Performance"). Prints wall and CPU time of each step, several runs
- * of the import; asserts nothing. Not part of `npm test` or `npm run bench` (whose catalogue benchmark compares the
- * stored import with a bare insert, once the catalogue is stored).
+ * of the import; asserts nothing. Not part of `npm test` or `npm run bench` (whose benchmark (i) times the whole
+ * import, stored, against a bare insert of the same rows: scripts/bench/sale-catalogue.ts).
  */
 import { PassThrough } from 'node:stream';
 import { performance } from 'node:perf_hooks';

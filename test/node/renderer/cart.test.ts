@@ -144,4 +144,49 @@ describe('CartState', () => {
     await state.search('  ');
     expect(state.results).toEqual([]);
   });
+
+  it('a quick item shows at once as typed, then becomes its product line; a line removed meanwhile stays removed', async () => {
+    const pulsa = { ...product('p', 51500), sku: 'PULSA-50', itemId: 'PULSA-50' } as Product;
+    const { state, saved } = cartState({ 'PULSA-50': pulsa, OTHER: { ...pulsa, itemId: 'OTHER' } as Product });
+    state.addQuickItem({ itemId: 'PULSA-50', name: 'Pulsa 50.000', unitPrice: 51500 });
+    expect(state.lines).toEqual([{ lineId: 'L1', name: 'Pulsa 50.000', unitPrice: 51500, qty: 1, taxCategory: 'ppn' }]);
+    state.setQty('L1', 2);
+    await state.settled();
+    expect(state.lines).toEqual([
+      {
+        lineId: 'L1',
+        productId: 'p',
+        sku: 'PULSA-50',
+        name: 'Product p',
+        unitPrice: 51500,
+        qty: 2,
+        taxCategory: 'ppn',
+        fixedDenomination: { itemId: 'PULSA-50' },
+      },
+    ]);
+    expect(saved.at(-1)).toEqual(state.cart);
+
+    // Removed before its product came back: nothing comes back with it.
+    state.addQuickItem({ itemId: 'PULSA-50', name: 'Pulsa 50.000', unitPrice: 51500 });
+    state.remove('L2');
+    await state.settled();
+    expect(state.lines.map((l) => l.lineId)).toEqual(['L1']);
+
+    // A code whose product is another item, or an unknown one: the line stays as typed.
+    state.addQuickItem({ itemId: 'OTHER', name: 'Other', unitPrice: 1000 });
+    state.addQuickItem({ itemId: 'NOPE', name: 'Nope', unitPrice: 1000 });
+    await state.settled();
+    expect(state.lines.slice(1).map((l) => [l.name, l.productId, l.fixedDenomination])).toEqual([
+      ['Other', undefined, undefined],
+      ['Nope', undefined, undefined],
+    ]);
+  });
+
+  it("a quick item's product is its own only at its item_id and price, and active", () => {
+    const p = { ...product('p', 51500), itemId: 'PULSA-50' } as Product;
+    expect(edit.isQuickItemProduct(p, { itemId: 'PULSA-50', unitPrice: 51500 })).toBe(true);
+    expect(edit.isQuickItemProduct(p, { itemId: 'PULSA-50', unitPrice: 60000 })).toBe(false);
+    expect(edit.isQuickItemProduct(p, { itemId: 'PULSA-100', unitPrice: 51500 })).toBe(false);
+    expect(edit.isQuickItemProduct({ ...p, active: false }, { itemId: 'PULSA-50', unitPrice: 51500 })).toBe(false);
+  });
 });
