@@ -126,6 +126,11 @@ describe('the refund API', () => {
     expect(printed).toMatchObject({ ok: true, reason: { key: 'print.done' } });
     await waitFor(() => jobs.length === 4, 'the refund receipt on the printer');
     expect(jobs[3]!.toString('latin1')).toMatch(/18\.000/);
+    expect(jobs[3]!.toString('latin1')).not.toMatch(/SALINAN|COPY/);
+    // The first went out: every later one is a copy.
+    expect((await ok<{ html: string }>('refundReceipt', { refundId: done.refund.id, paper: 58 })).html).toMatch(
+      /SALINAN|COPY/,
+    );
 
     expect(await call('refundReceipt', { refundId: 'nope', paper: 58 })).toMatchObject({
       ok: false,

@@ -36,12 +36,22 @@ export class RefundApi {
 
   refundSale = (input: RefundSaleInput): Promise<RefundSaleResult> => this.service.refundSale(input);
 
+  /** Shown for printing from the screen: a copy once the original has gone to the printer. */
   refundReceipt = (input: { refundId: string; paper: 58 | 80; copy?: boolean | undefined }): ReceiptView => ({
-    html: renderReceiptHtml(this.receiptOf(input.refundId, input.copy ?? false), { paper: input.paper }),
+    html: renderReceiptHtml(this.receiptOf(input.refundId, this.isCopy(input)), { paper: input.paper }),
   });
 
-  printRefundReceipt = (input: { refundId: string; copy?: boolean | undefined }): Promise<PrintResult> =>
-    this.o.print(this.receiptOf(input.refundId, input.copy ?? false));
+  /** On the receipt printer: the first is the original, every later one a copy (an event of the refund says so). */
+  printRefundReceipt = async (input: { refundId: string; copy?: boolean | undefined }): Promise<PrintResult> => {
+    const copy = this.isCopy(input);
+    const result = await this.o.print(this.receiptOf(input.refundId, copy));
+    if (result.ok) this.service.receiptPrinted(input.refundId, copy);
+    return result;
+  };
+
+  private isCopy(input: { refundId: string; copy?: boolean | undefined }): boolean {
+    return input.copy === true || this.service.receiptIssued(input.refundId);
+  }
 
   private receiptOf(refundId: string, copy: boolean): Receipt {
     const refund = this.service.refund({ refundId });

@@ -68,6 +68,15 @@ export class RefundService {
     return this.deps.refunds.get(input.refundId) ?? null;
   }
 
+  /** The receipt of a refund went to the printer: the next one is a copy (docs/receipts.md, one original). */
+  receiptPrinted(refundId: string, copy: boolean): void {
+    this.deps.refunds.noteReceipt(refundId, this.deps.clock.now().toISOString(), copy);
+  }
+
+  receiptIssued(refundId: string): boolean {
+    return this.deps.refunds.receiptIssued(refundId);
+  }
+
   /**
    * Refunds lines of a sale (or all that is left). `commandLine`: the machine's account approves when no manager's
    * PIN is given (the command line only; the API always asks for the PIN).

@@ -146,6 +146,24 @@ export class RefundStore {
     return this.require(r.id);
   }
 
+  /** The refund's receipt was printed (or shown for printing): an event, the refund unchanged; its own transaction. */
+  noteReceipt(refundId: string, at: string, copy: boolean): void {
+    const tx = this.db.transaction(() => this.event(refundId, at, 'receipt_printed', { actor: 'system' }, { copy }));
+    if (this.db.inTransaction) tx();
+    else tx.immediate();
+  }
+
+  /** Whether the refund's original receipt has been issued: every later one is a copy. */
+  receiptIssued(refundId: string): boolean {
+    return (
+      this.stmt<[string], number>(
+        "SELECT 1 FROM refund_events WHERE refund_id = ? AND type = 'receipt_printed' LIMIT 1",
+      )
+        .pluck()
+        .get(refundId) !== undefined
+    );
+  }
+
   get(id: string): RefundView | undefined {
     const row = this.stmt<[string], RefundRow>('SELECT * FROM refunds WHERE id = ?').get(id);
     if (!row) return undefined;
