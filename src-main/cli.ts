@@ -11,7 +11,7 @@ import { LiveUnavailableError } from './runtime';
 import { DatabaseProblem } from './db/open';
 import { FolderBusyError } from './db/folder-lock';
 import { BACKUP_USAGE, runBackupCommand, runRestoreCommand } from './cli/backup-commands';
-import { CATALOGUE_USAGE, SALE_USAGE } from './cli/sale-usage';
+import { CATALOGUE_USAGE, REFUND_USAGE, SALE_USAGE } from './cli/sale-usage';
 import { EXPORT_USAGE, runExportCommand } from './cli/export-commands';
 import { REPORT_USAGE, runAttentionCommand, runCloseDayCommand, runReportCommand } from './cli/report-commands';
 import { runSandboxCommand, SANDBOX_USAGE } from './sandbox/command';
@@ -41,6 +41,7 @@ Commands:
   store      the store book: set up the store's PostgreSQL, enrol this terminal, sync, status
   catalogue  import, export or list the catalogue of products
   sale       ring up a sale of several lines and charge it (cash, a gateway payment, other, split)
+  refund     refund a paid sale, whole or by lines and quantities, in cash or outside Loket
   help       show this text
 
 ${ORDER_USAGE}
@@ -52,7 +53,8 @@ ${STAFF_USAGE}
 ${BACKUP_USAGE}
 ${STORE_USAGE}
 ${CATALOGUE_USAGE}
-${SALE_USAGE}`;
+${SALE_USAGE}
+${REFUND_USAGE}`;
 
 /** One command: its name, the usage its --help prints, and what it runs. */
 interface Command {
@@ -84,6 +86,11 @@ const COMMANDS: readonly Command[] = [
     name: 'sale',
     usage: SALE_USAGE,
     run: async (argv) => (await import('./cli/sale-commands')).runSaleCommand(argv),
+  },
+  {
+    name: 'refund',
+    usage: REFUND_USAGE,
+    run: async (argv) => (await import('./cli/refund-commands')).runRefundCommand(argv),
   },
   {
     name: 'catalogue',

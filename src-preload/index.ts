@@ -39,6 +39,11 @@ const api = {
   saleOf: (...args) => invoke('saleOf', ...args),
   sale: (...args) => invoke('sale', ...args),
   voidSale: (...args) => invoke('voidSale', ...args),
+  // Refunds (docs/tenders.md, "Refunds").
+  refundableOf: (...args) => invoke('refundableOf', ...args),
+  refundSale: (...args) => invoke('refundSale', ...args),
+  refundReceipt: (...args) => invoke('refundReceipt', ...args),
+  printRefundReceipt: (...args) => invoke('printRefundReceipt', ...args),
   tillStatus: (...args) => invoke('tillStatus', ...args),
   signIn: (...args) => invoke('signIn', ...args),
   signOut: (...args) => invoke('signOut', ...args),

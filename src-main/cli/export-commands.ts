@@ -16,15 +16,21 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
       in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
-      xlsx also has the sale lines (a "Sale lines" sheet).
+      xlsx also has the sale lines (a "Sale lines" sheet) and the refunds (a "Refunds" sheet).
   export --date YYYY-MM-DD [--to YYYY-MM-DD] --lines --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
       the lines of the completed sales of those days as CSV: their totals add up to report's sales figures.
+  export --date YYYY-MM-DD [--to YYYY-MM-DD] --refunds --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
+      the refunds made in those days as CSV, one a row: their sums are report's refund figures.
   export --store --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] … --out FILE
       the same, of every terminal of the store, from the store book (docs/store-book.md): the union of the
       terminals' exports, row for row.
 
 Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 6 the order log cannot be used.
 `;
+
+/** What the rows of the file are: sale lines, refunds or orders. */
+const rowsAre = (v: { lines?: boolean | undefined; refunds?: boolean | undefined }) =>
+  v.lines ? 'sale line(s)' : v.refunds ? 'refund(s)' : 'order(s)';
 
 /** Errors of the file system that mean "this --out cannot be written": the caller's to fix. */
 const OUT_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
@@ -48,6 +54,7 @@ export async function runExportCommand(
       json: { type: 'boolean' },
       store: { type: 'boolean' },
       lines: { type: 'boolean' },
+      refunds: { type: 'boolean' },
     },
   });
   if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
@@ -63,6 +70,10 @@ export async function runExportCommand(
   if (values.lines && format !== 'csv')
     throw new UsageError('--lines: a CSV of the sale lines (an XLSX workbook has them on its "Sale lines" sheet)');
   if (values.lines && values.store) throw new UsageError('--lines: of this terminal only (not with --store)');
+  if (values.refunds && format !== 'csv')
+    throw new UsageError('--refunds: a CSV of the refunds (an XLSX workbook has them on its "Refunds" sheet)');
+  if (values.refunds && (values.store || values.lines))
+    throw new UsageError('--refunds: of this terminal only, and not with --lines (one CSV, one kind of row)');
   const from = values.date;
   const to = values.to ?? from;
   const out = resolve(values.out);
@@ -101,6 +112,7 @@ export async function runExportCommand(
               staffNames: books.staffNames,
               training: books.training,
               ...(values.lines ? { saleLines: true } : {}),
+              ...(values.refunds ? { refunds: true } : {}),
             },
             file,
           ),
@@ -113,7 +125,7 @@ export async function runExportCommand(
         );
       else
         io.out(
-          `${result.rows} ${values.lines ? 'sale line(s)' : 'order(s)'} of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
+          `${result.rows} ${rowsAre(values)} of ${days} (${timeZone}${books.training ? ', training log' : ''}) written to ` +
             `${out} (${format.toUpperCase()}, ${formatBytes(result.bytes ?? 0)})\n`,
         );
       return EXIT.OK;

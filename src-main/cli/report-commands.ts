@@ -183,6 +183,7 @@ function reportLines(report: DayReport, storeName: string): string[] {
     ),
     '',
     ...salesLines(report.sales),
+    ...refundLines(report.refunds),
     ...attentionLines(report.attention, tz),
   ];
   if (report.closing) {
@@ -220,6 +221,26 @@ function salesLines(sales: DayReport['sales']): string[] {
     ...sales.byCategory.map((c) => row(`  ${c.category || '(none)'}`, c.total, String(c.qty))),
     'Top sellers                qty',
     ...sales.byProduct.map((p) => row(`  ${p.name}`, p.total, String(p.qty))),
+    '',
+  ];
+}
+
+/** The day's refunds: what went back, by how, and the tax given back; nothing when none. */
+function refundLines(refunds: DayReport['refunds']): string[] {
+  if (!refunds || refunds.count === 0) return [];
+  const row = (label: string, amount: number, count = '') => `${pad(label, 24)}${count.padStart(7)} ${money(amount)}`;
+  return [
+    row('Refunds (paid back)', refunds.paidBack, String(refunds.count)),
+    ...refunds.byHow.map((h) =>
+      row(`  ${h.how === 'cash' ? 'cash from the drawer' : 'outside Loket'}`, h.paidBack, String(h.count)),
+    ),
+    ...refunds.outsideByMethod.map((m) => row(`    ${m.methodId || 'other'}`, m.paidBack, String(m.count))),
+    row('  Amount (line shares)', refunds.amount),
+    row('  Cash rounding', refunds.rounding + refunds.cashRounding),
+    row('  PPN given back', refunds.tax.ppn),
+    row('  DPP given back', refunds.tax.dpp),
+    row('  PBJT given back', refunds.tax.pbjt),
+    row('  Service given back', refunds.tax.service),
     '',
   ];
 }

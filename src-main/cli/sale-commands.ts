@@ -313,7 +313,7 @@ export function saleLines(sale: SaleView): string[] {
 }
 
 /** This till's shifts over the order log in use, for a sale's cash (the drawer opens when the printer is a network one). */
-function shiftLedgerOf(loket: Loket, clock: Clock): CashLedger {
+export function shiftLedgerOf(loket: Loket, clock: Clock): CashLedger {
   const settings = loket.store.settings.load();
   return new ShiftService({
     book: new ShiftBook(loket.db),

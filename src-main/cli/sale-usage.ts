@@ -30,3 +30,22 @@ export const SALE_USAGE = `A sale of several lines (docs/sale.md; the gateway an
 
 Exit codes: as order create; 2 also for a line, discount or tender that breaks a rule (nothing is sent).
 `;
+
+export const REFUND_USAGE = `A refund of a paid sale (docs/tenders.md, "Refunds"; docs/cli.md):
+
+  refund SALE_ID [--line CODE[*QTY] ...] --reason R [--cash | --outside]
+         [--manager NAME [--manager-pin-stdin]] [--json]
+      CODE: the line's number on the sale's receipt (1, 2, …), or its SKU or barcode; QTY: how many of its units
+      (default 1). Without --line, everything of the sale not refunded yet.
+      --reason: why, 3 to 200 characters. --cash: from the drawer (this till's open shift pays it, and the drawer
+      opens); --outside: refunded outside Loket (a transfer for a QRIS or e-wallet payment, the card terminal's own
+      refund), for a sale a gateway or other tender paid. Default: cash when cash paid part of the sale, else outside.
+      A refund is a manager's action: --manager NAME approves it with that manager's PIN (standard input with
+      --manager-pin-stdin, else a hidden prompt); without it, this computer's account approves, as every manager
+      action at the command line does (audited as cli:<user>).
+      Prints the refund: its lines and amounts, the tax given back, what went back and how.
+
+Exit codes: 0 ok, 2 invalid input naming the field and the rule (a refund over what was paid, an unknown line, no
+reason, no open shift for cash, a drawer that cannot pay it, a PIN not accepted): nothing is written; 6 the order log
+cannot be used, 7 another Loket process holds the data folder.
+`;

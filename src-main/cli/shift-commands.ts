@@ -10,6 +10,7 @@ import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer, type DrawerPrinter } from '../core/shifts/drawer';
 import { ShiftBook } from '../core/shifts/shift-book';
+import { SaleShiftTenders } from '../core/sales/shift-tenders';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService, type CloseInput } from '../core/shifts/shift-service';
 import { PRIVATE_FILE_MODE } from '../db/open';
@@ -86,6 +87,8 @@ function serviceOf(books: Books, env: NodeJS.ProcessEnv): ShiftService {
     approver: books.store.access,
     audit: books.store.audit,
     staffName: (id) => books.staffNames.find((s) => s.id === id)?.name,
+    // The X/Z report's gateway and other tenders, from the sales of the shift.
+    tenders: new SaleShiftTenders(books.db),
   });
 }
 

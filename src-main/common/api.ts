@@ -44,6 +44,7 @@ import {
   type SaleQuote,
   type SaleView,
 } from './sale';
+import { REFUND_HOWS, type RefundableView, type RefundSaleResult } from './refund-doc';
 import type { StoreDayReport, StoreLinkView } from './store-book';
 
 /**
@@ -229,6 +230,34 @@ export const apiArgSchemas = {
   saleOf: z.tuple([z.object({ orderId }).strict()]),
   sale: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
   voidSale: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
+  // Refunds (docs/tenders.md, "Refunds"): at the till, with a manager's PIN; the receipt shown or printed.
+  refundableOf: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
+  refundSale: z.tuple([
+    z
+      .object({
+        saleId: z.string().min(1).max(40),
+        lines: z
+          .array(z.object({ lineId: z.string().min(1).max(100), qty: z.number() }).strict())
+          .max(500)
+          .optional(),
+        reason: z.string().max(1000),
+        how: z.enum(REFUND_HOWS),
+        managerPin,
+      })
+      .strict(),
+  ]),
+  refundReceipt: z.tuple([
+    z
+      .object({
+        refundId: z.string().min(1).max(40),
+        paper: z.union([z.literal(58), z.literal(80)]),
+        copy: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
+  printRefundReceipt: z.tuple([
+    z.object({ refundId: z.string().min(1).max(40), copy: z.boolean().optional() }).strict(),
+  ]),
   /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
   docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
   auditLog: z.tuple([
@@ -410,6 +439,10 @@ interface Results {
   saleOf: SaleView | null;
   sale: SaleView | null;
   voidSale: SaleView;
+  refundableOf: RefundableView | null;
+  refundSale: RefundSaleResult;
+  refundReceipt: ReceiptView;
+  printRefundReceipt: PrintResult;
   storeLink: StoreLinkView;
   storeDayReport: StoreDayReport;
   prepareStoreExport: DownloadTicket;
@@ -467,6 +500,15 @@ export const SHIFT_API_METHODS = [
 ] as const satisfies readonly ApiMethodName[];
 export type ShiftApiMethod = (typeof SHIFT_API_METHODS)[number];
 
+/** Refunds (core/sales/refund-api.ts): the cashier's with a manager's PIN, served beside the sale's methods. */
+export const REFUND_API_METHODS = [
+  'refundableOf',
+  'refundSale',
+  'refundReceipt',
+  'printRefundReceipt',
+] as const satisfies readonly ApiMethodName[];
+export type RefundApiMethod = (typeof REFUND_API_METHODS)[number];
+
 /** The sale at the counter (core/sales/sale-service.ts): the cashier's, beside the order methods. */
 export const SALE_API_METHODS = [
   'searchProducts',
@@ -478,6 +520,7 @@ export const SALE_API_METHODS = [
   'saleOf',
   'sale',
   'voidSale',
+  ...REFUND_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 export type SaleApiMethod = (typeof SALE_API_METHODS)[number];
 

@@ -131,6 +131,26 @@ export interface SalesFigures {
   };
 }
 
+/**
+ * The refunds made in a range of days (core/reports/refund-figures.ts; docs/end-of-day.md, "Refunds"): a refund
+ * belongs to the day it was made, whichever day its sale was. amount: the line amounts given back (shares of the
+ * sales' totals); money: with the sales' cash rounding (amount + rounding); paidBack: what went back (money + the
+ * cash refunds' own rounding to Rp100). The tax given back: amount = net + ppn + pbjt + service.
+ */
+export interface RefundFigures {
+  count: number;
+  amount: number;
+  rounding: number;
+  money: number;
+  cashRounding: number;
+  paidBack: number;
+  /** From the drawer (cash) or outside Loket, each with its count and what went back. */
+  byHow: { how: 'cash' | 'outside'; count: number; paidBack: number }[];
+  /** Refunds outside Loket by the gateway method the sale was paid with ('' for an "other" tender). */
+  outsideByMethod: { methodId: string; count: number; paidBack: number }[];
+  tax: { net: number; dpp: number; ppn: number; pbjt: number; service: number };
+}
+
 export interface DayReport {
   date: string;
   timeZone: string;
@@ -149,6 +169,8 @@ export interface DayReport {
   waitingCount: number;
   /** The day's sales (absent from a report made before Loket kept sales). */
   sales?: SalesFigures;
+  /** The day's refunds (absent from a report made before Loket kept refunds). */
+  refunds?: RefundFigures;
   /**
    * The shifts that opened on the day (a shift past midnight is its opening day's): each one's cash, and once closed
    * its blind count and variance (docs/end-of-day.md, "Shifts and the cash variance").

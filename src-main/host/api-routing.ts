@@ -3,6 +3,7 @@ import {
   BOOKS_API_METHODS,
   ORDER_API_METHODS,
   SHIFT_API_METHODS,
+  REFUND_API_METHODS,
   SALE_API_METHODS,
   STORE_BOOK_API_METHODS,
   type ApiHandlers,
@@ -16,6 +17,7 @@ import type { ManagerService } from '../core/manager-service';
 import type { Download, Downloads } from './downloads';
 import type { ShiftApi } from '../core/shifts/shift-api';
 import type { SaleService } from '../core/sales/sale-service';
+import type { RefundApi } from '../core/sales/refund-api';
 import type { StoreBookService } from '../store-book/store-view';
 import type { OrderRuntime } from './order-runtime';
 import type { QuietWindow } from './upkeep';
@@ -68,6 +70,11 @@ export function routeApi(deps: {
       // charge counts as in flight like createOrder's.
       const call = (...args: unknown[]) =>
         runtime.gate.run(() => {
+          // A refund's method is the refunds' (core/sales/refund-api.ts), beside the sale's.
+          if ((REFUND_API_METHODS as readonly string[]).includes(method)) {
+            const refunds = runtime.current.refunds;
+            return (refunds[method as keyof RefundApi] as (...a: unknown[]) => unknown)(...args);
+          }
           const sales = runtime.current.sales;
           return (sales[method as keyof SaleService] as (...a: unknown[]) => unknown).apply(sales, args);
         });

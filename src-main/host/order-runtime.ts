@@ -22,6 +22,10 @@ import type { CashLedger } from '../core/shifts/cash-ledger';
 import { displayCartOf } from '../core/display-cart';
 import { SaleService } from '../core/sales/sale-service';
 import { SaleStore } from '../core/sales/sale-store';
+import { RefundApi } from '../core/sales/refund-api';
+import { RefundService } from '../core/sales/refund-service';
+import { RefundStore } from '../core/sales/refund-store';
+import { SaleShiftTenders } from '../core/sales/shift-tenders';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import { OrderWatch } from './order-watch';
 import { startPendingWrites } from './pending-writes';
@@ -35,6 +39,8 @@ export interface Running {
   readonly shifts: ShiftApi;
   /** The sale at the counter (cart, tenders), over the same order log; its cash goes through the shift's ledger. */
   readonly sales: SaleService;
+  /** Refunds of the sales of the same order log; a cash refund goes through the shift's ledger. */
+  readonly refunds: RefundApi;
   close(): Promise<void>;
 }
 
@@ -184,6 +190,41 @@ export class OrderRuntime {
         audit: store.audit,
         cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
       });
+      const saleStore = new SaleStore(loket.db, clock);
+      const refunds = new RefundApi(
+        new RefundService({
+          sales: saleStore,
+          refunds: new RefundStore(loket.db),
+          settings: () => loadSaleSettings(store.settings),
+          terminalId: () => loket.terminalId,
+          training: loket.training,
+          clock,
+          till: () => ({ staff: this.deps.service.till?.().staff ?? null }),
+          approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
+          audit: store.audit,
+          cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
+        }),
+        (saleId) => saleStore.get(saleId),
+        {
+          context: () => {
+            const s = this.deps.settings();
+            const c = receiptContext(s);
+            return {
+              store: {
+                name: c.storeName,
+                address: c.storeAddress,
+                headerText: c.headerText,
+                footerText: c.footerText,
+              },
+              lang: s.lang,
+              timeZone: s.timeZone,
+              methods: loket.methods,
+            };
+          },
+          printedAt: () => clock.now(),
+          print: (receipt) => this.deps.printing.printReceiptDoc(this.deps.settings(), receipt),
+        },
+      );
       cartOnDisplay = () => {
         const cart = sales.currentCart();
         return cart.lines.length === 0 ? null : displayCartOf(cart, sales.quoteSale({ cart }));
@@ -197,6 +238,7 @@ export class OrderRuntime {
         app,
         shifts,
         sales,
+        refunds,
         close: async () => {
           sales.close();
           pending.stop();
@@ -230,6 +272,8 @@ export class OrderRuntime {
       staffName: (id) => store.access.staff.get(id)?.name,
       // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
       drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
+      // The X/Z report's gateway and other tenders, from the sales of the shift.
+      tenders: new SaleShiftTenders(loket.db),
     });
     /** Who acts at the till: the member of staff signed in, else the till itself. */
     const actor = (): AuditActor => {

@@ -80,6 +80,18 @@ export class HostPrinting {
     return this.send(printer, doc, `The report printed on ${printer.name}.`, 'report');
   }
 
+  /** A receipt (a refund's: core/sales/refund-api.ts) on the receipt printer; says so when none is set up. */
+  async printReceiptDoc(s: LoketSettings, receipt: Receipt): Promise<PrintResult> {
+    const printer = this.receipt(s);
+    if (!printer)
+      return {
+        ok: false,
+        message: 'No printer is set up: print from this screen instead.',
+        reason: reason('print.no_printer', { what: 'receipt' }),
+      };
+    return this.send(printer, receipt, `The receipt printed on ${printer.name}.`, 'receipt');
+  }
+
   /** The receipt printer as the cash drawer needs it (core/shifts/drawer.ts): the network printer, the OS's, or none. */
   drawer(s: LoketSettings): DrawerPrinter {
     const network =
@@ -108,7 +120,12 @@ export class HostPrinting {
     return this.send(printer, receipt, `Test page printed on ${printer.name}.`, 'test');
   }
 
-  private async send<D>(printer: Printer<D>, doc: D, done: string, what: 'report' | 'test'): Promise<PrintResult> {
+  private async send<D>(
+    printer: Printer<D>,
+    doc: D,
+    done: string,
+    what: 'report' | 'test' | 'receipt',
+  ): Promise<PrintResult> {
     const named = printer.label ? { printer: printer.label } : {};
     try {
       await printer.send(doc);

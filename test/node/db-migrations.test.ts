@@ -121,9 +121,19 @@ const V10_TRIGGERS = [
 ];
 /** The tables and triggers migration 11 adds (the shifts). */
 const V11_TABLES = ['shifts', 'shift_events'];
+/** The tables migration 12 adds (refunds). */
+const V12_TABLES = ['refunds', 'refund_lines', 'refund_events'];
 const V11_TRIGGERS = ['shifts_close_only', 'shifts_no_delete', 'shift_events_no_update', 'shift_events_no_delete'];
-const ALL_TABLES = [...V8_TABLES, ...V10_TABLES, ...V11_TABLES].sort();
-const ALL_TRIGGERS = [...V8_TRIGGERS, ...V10_TRIGGERS, ...V11_TRIGGERS].sort();
+const ALL_TABLES = [...V8_TABLES, ...V10_TABLES, ...V11_TABLES, ...V12_TABLES].sort();
+const V12_TRIGGERS = [
+  'refunds_no_update',
+  'refunds_no_delete',
+  'refund_lines_no_update',
+  'refund_lines_no_delete',
+  'refund_events_no_update',
+  'refund_events_no_delete',
+];
+const ALL_TRIGGERS = [...V8_TRIGGERS, ...V10_TRIGGERS, ...V11_TRIGGERS, ...V12_TRIGGERS].sort();
 
 /** A hash of the shape core/staff/pin.ts writes (the schema checks its prefix only). */
 const PIN_HASH = `scrypt$32768$8$1$${'A'.repeat(22)}==$${'B'.repeat(43)}=`;
@@ -935,6 +945,72 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  12: {
+    seed: seedRealisticV5,
+    check: (db) => {
+      expect(names(db, 'table')).toEqual(expect.arrayContaining(V12_TABLES));
+      db.prepare(
+        `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net, dpp,
+           ppn, pbjt, service, total, categories, created_at, updated_at)
+         VALUES ('S1', 'T01', 'completed', 0, 20000, 0, 0, 18018, 16517, 1982, 0, 0, 20000, '[]', ?, ?)`,
+      ).run(T0, T0);
+      db.prepare(
+        `INSERT INTO sale_lines (sale_id, line_no, line_id, name, unit_price, qty, tax_category, gross, line_discount,
+           sale_discount, net, total) VALUES ('S1', 1, 'a', 'Kopi', 10000, 2, 'ppn', 20000, 0, 0, 20000, 20000)`,
+      ).run();
+      const refund = (overrides: Record<string, unknown> = {}) => {
+        const row = {
+          id: 'R1',
+          sale_id: 'S1',
+          terminal_id: 'T01',
+          training: 0,
+          how: 'cash',
+          shift_id: 'T01-S0001',
+          reason: 'spilt',
+          amount: 10000,
+          rounding: 0,
+          money: 10000,
+          cash_rounding: 0,
+          paid_back: 10000,
+          net: 9009,
+          dpp: 8258,
+          ppn: 991,
+          pbjt: 0,
+          service: 0,
+          complete: 0,
+          approved_by: 'Sri',
+          created_at: T0,
+          ...overrides,
+        };
+        const cols = Object.keys(row);
+        db.prepare(`INSERT INTO refunds (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(row);
+      };
+      // money = amount + rounding, paid_back = money + cash rounding, amount = net + taxes; cash needs its shift.
+      expect(() => refund({ money: 9999 })).toThrow(/CHECK constraint failed/);
+      expect(() => refund({ paid_back: 10001 })).toThrow(/CHECK constraint failed/);
+      expect(() => refund({ net: 9000 })).toThrow(/CHECK constraint failed/);
+      expect(() => refund({ shift_id: null })).toThrow(/CHECK constraint failed/);
+      expect(() => refund({ how: 'outside', shift_id: null, cash_rounding: -100, paid_back: 9900 })).toThrow(
+        /CHECK constraint failed/,
+      );
+      expect(() => refund({ sale_id: 'nope' })).toThrow(/FOREIGN KEY constraint failed/);
+      refund();
+      const line = (saleLineNo: number) =>
+        db
+          .prepare(
+            `INSERT INTO refund_lines (refund_id, line_no, sale_id, sale_line_no, line_id, qty, amount)
+             VALUES ('R1', ?, 'S1', ?, 'a', 1, 10000)`,
+          )
+          .run(saleLineNo, saleLineNo);
+      expect(() => line(2)).toThrow(/FOREIGN KEY constraint failed/);
+      line(1);
+      db.prepare("INSERT INTO refund_events (refund_id, at, type) VALUES ('R1', ?, 'created')").run(T0);
+      expect(() => db.prepare("UPDATE refunds SET reason = 'other'").run()).toThrow(/never changed/);
+      expect(() => db.prepare('DELETE FROM refund_lines').run()).toThrow(/never changed/);
+      expect(() => db.prepare('DELETE FROM refund_events').run()).toThrow(/append-only/);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
 
 interface OutboxDbRow {
@@ -1211,7 +1287,7 @@ describe('database migrations', () => {
     const db = track(openDatabase(path));
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shapeV5)).toEqual(before);
-    // No table of version 5 changed shape: migrations 6, 7, 10 and 11 only add tables, triggers and indexes.
+    // No table of version 5 changed shape: migrations 6, 7, 10, 11 and 12 only add tables, triggers and indexes.
     const addedTables = [
       'callback_issues',
       'closings',
@@ -1219,6 +1295,7 @@ describe('database migrations', () => {
       ...V10_TABLES,
       ...V10_SEARCH_TABLES,
       ...V11_TABLES,
+      ...V12_TABLES,
     ];
     expect(shapeOf(db)).toEqual({ ...shapeV5, ...Object.fromEntries(addedTables.map((t) => [t, expect.any(Array)])) });
     expect(

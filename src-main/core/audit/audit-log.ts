@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'catalogue.imported',
   'discount.approved',
   'sale.voided',
+  'refund.approved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

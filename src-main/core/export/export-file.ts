@@ -112,6 +112,8 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
         ...(closingsNow ? { closings: closingsNow } : {}),
         // The workbook always carries the sale lines; a CSV only when asked (export --lines).
         saleLines: xlsx || options.saleLines === true,
+        // The workbook always carries the refunds too; a CSV only when asked (export --refunds).
+        refunds: xlsx || options.refunds === true,
         training,
       },
       out,

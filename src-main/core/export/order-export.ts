@@ -10,6 +10,7 @@ import { prepareExportQuery } from './order-query';
 import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
 import { saleLineRows, writeSaleLinesCsv } from './sale-lines-export';
+import { refundRows, writeRefundsCsv } from './refunds-export';
 import { ZoneClock } from './zone-time';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -46,6 +47,8 @@ export interface ExportOptions {
    * (sale-lines-export.ts). Of the training log's sales when `training`.
    */
   saleLines?: boolean;
+  /** CSV: the refunds instead of the orders (`export --refunds`); XLSX: the "Refunds" sheet (refunds-export.ts). */
+  refunds?: boolean;
   training?: boolean;
 }
 
@@ -98,6 +101,19 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const zone = new ZoneClock(options.timeZone);
   const lang = options.lang ?? 'en';
   const cells = new RowCells(options.methods, lang, zone, options.staffNames, options.closedDays);
+  if (options.refunds && options.format === 'csv') {
+    const refunds = refundRows(db, range, options.training ?? false);
+    try {
+      return await writeRefundsCsv(
+        refunds,
+        zone,
+        { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+        out,
+      );
+    } finally {
+      refunds.return?.();
+    }
+  }
   if (options.saleLines && options.format === 'csv') {
     const lines = saleLineRows(db, range, options.training ?? false);
     try {
@@ -113,6 +129,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   }
   const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
   const saleLines = options.saleLines ? saleLineRows(db, range, options.training ?? false) : undefined;
+  const refunds = options.refunds ? refundRows(db, range, options.training ?? false) : undefined;
   try {
     return options.format === 'csv'
       ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
@@ -125,6 +142,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
             ...(options.summary ? { summary: options.summary } : {}),
             ...(options.closings ? { closings: options.closings } : {}),
             ...(saleLines ? { saleLines: { rows: saleLines, zone } } : {}),
+            ...(refunds ? { refunds: { rows: refunds, zone } } : {}),
           },
           out,
         );
@@ -132,5 +150,6 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
     // Frees the connection whatever happened (a no-op when every row was read).
     rows.return?.();
     saleLines?.return?.();
+    refunds?.return?.();
   }
 }

@@ -10,6 +10,7 @@ import type { RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
 import { addSummarySheet } from './summary-sheet';
 import { addSaleLinesSheet, type saleLineRows } from './sale-lines-export';
+import { addRefundsSheet, type refundRows } from './refunds-export';
 import type { ZoneClock } from './zone-time';
 
 export const AMOUNT_FORMAT = '#,##0';
@@ -22,6 +23,8 @@ export interface XlsxOptions {
   closings?: readonly ClosingNow[];
   /** The sale lines of the same days, for the "Sale lines" sheet (after the orders). */
   saleLines?: { rows: ReturnType<typeof saleLineRows>; zone: ZoneClock };
+  /** The refunds of the same days, for the "Refunds" sheet (after the sale lines). */
+  refunds?: { rows: ReturnType<typeof refundRows>; zone: ZoneClock };
 }
 
 /** The orders sheet's name: the same in both languages, so scripts can find it. */
@@ -81,6 +84,7 @@ export async function writeXlsx(
     }
     sheet.commit();
     if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone, AMOUNT_FORMAT);
+    if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone, AMOUNT_FORMAT);
     if (options.summary)
       addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
     await Promise.race([workbook.commit(), done]);

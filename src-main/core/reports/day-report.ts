@@ -1,4 +1,5 @@
 import { salesFigures } from './sales-figures';
+import { refundFigures } from './refund-figures';
 import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayIn } from '../../common/gateway-time';
@@ -494,6 +495,7 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     training: options.training ?? false,
     ...waitingOrders(db, range, options.training ?? false),
     sales: salesFigures(db, range, options.training ?? false),
+    refunds: refundFigures(db, range, options.training ?? false),
     shifts: hasShifts(db) ? new ShiftBook(db).ofDay(day).map(dayShift) : [],
   };
 }
@@ -566,6 +568,8 @@ export function dayReportJson(report: DayReport): Record<string, unknown> {
     training: report.training,
     // The sales of the day: figures by category and product, the tax summary, tenders by kind and method, rounding.
     ...(report.sales ? { sales: report.sales, tenders: report.sales.tenders, rounding: report.sales.rounding } : {}),
+    // The refunds of the day: count, amounts, by how the money went back, the tax given back.
+    ...(report.refunds ? { refunds: report.refunds } : {}),
     shifts: report.shifts ?? [],
   };
 }

@@ -33,6 +33,11 @@ const METHODS = {
   saleOf: true,
   sale: true,
   voidSale: true,
+  // Refunds (docs/tenders.md, "Refunds").
+  refundableOf: true,
+  refundSale: true,
+  refundReceipt: true,
+  printRefundReceipt: true,
   tillStatus: true,
   signIn: true,
   signOut: true,
