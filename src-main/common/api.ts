@@ -1,287 +1,39 @@
-import { z } from 'zod';
 import type { AppInfo } from './app-info';
-import { DOCS_TOPICS, type DocsSection } from './docs';
 import type { FieldIssue } from './order-request';
-import { ORDER_STATES, type Order, type OrderState, type PaymentInstruction } from './order';
+import type { Order, OrderState, PaymentInstruction } from './order';
 import {
   OrderRuleError,
   REASON_MAX,
   REASON_MIN,
   REASON_RULE,
-  reasonSchema,
   type ApiErrorCode,
   type FailureClass,
   type RetrySafety,
 } from './order-policy';
-import type { PaymentKind, PaymentMethod } from './payment-methods';
+import type { PaymentKind } from './payment-methods';
 import { reason, type Reason } from './reasons';
-import type {
-  AuditEntry,
-  ConnectionReport,
-  ManagerResult,
-  ManagerSessionView,
-  ManagerView,
-  MethodImportResult,
-  TillStatus,
-} from './manager';
-import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
-import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from './shifts';
-import type {
-  AttentionItem,
-  AttentionResult,
-  DayReport,
-  DeskPage,
-  DownloadTicket,
-  OrderDetail,
-  SaveResult,
-} from './reports';
-import type { Product } from './product';
+import type { TillStatus } from './manager';
+import type { SaveResult } from './reports';
 import {
-  cartSchema,
-  chargeSaleInputSchema,
-  type Cart,
-  type ChargeSaleResult,
-  type SaleQuote,
-  type SaleView,
-} from './sale';
-import { REFUND_HOWS, type RefundableView, type RefundSaleResult } from './refund-doc';
-import type { StoreDayReport, StoreLinkView } from './store-book';
+  API_TABLE,
+  apiMethodNames,
+  apiMethodsFor,
+  apiMethodsOf,
+  isApiMethodName,
+  type ApiArgs,
+  type ApiMethodFor,
+  type ApiMethodName,
+  type ApiMethodOf,
+  type ApiResult,
+} from './api-table';
 
 /**
- * The API contract, one entry per method: a zod schema of its argument tuple, and its result type.
- * Every transport (IPC through the preload, HTTP + server-sent events in browser mode) goes through
- * one registry that rejects unknown names and parses arguments with these schemas before a handler runs.
- * Arguments and results are plain data (structured-clone and JSON safe).
+ * The API contract: the table of methods (common/api-table.ts), the types every transport shares, the envelope every
+ * call answers, and the one gate every call passes (parseApiCall, dispatchApiCall). Every transport (IPC through the
+ * preload, HTTP + server-sent events in browser mode) rejects unknown names and parses arguments with the table's
+ * schemas before a handler runs.
  */
-
-export const chargeInputSchema = z
-  .object({
-    methodId: z.string().min(1).max(64),
-    amount: z.number(),
-    itemName: z.string().max(200),
-    itemId: z.string().max(50).optional(),
-    customerName: z.string().max(200).optional(),
-    phone: z.string().max(40).optional(),
-    api: z.enum(['v1', 'v2']).optional(),
-  })
-  .strict();
-export type ChargeInput = z.infer<typeof chargeInputSchema>;
-
-const orderId = z.string().min(1).max(36);
-/** A store day in the store's time zone. */
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day YYYY-MM-DD');
-/** A manager session's token: every manager method takes it first, and it locks when idle. */
-const session = z.string().min(16).max(100);
-const staffId = z.number().int().positive();
-const staffName = z
-  .string()
-  .min(1)
-  .max(STAFF_NAME_MAX * 4);
-const secretName = z.enum(['appkey', 'signing-secret']);
-/** A manager's PIN given at the till to allow one thing (a pay-out over the limit, a no sale): whose, and the PIN. */
-const managerPin = z.object({ staffId, pin: pinSchema }).strict();
-/** Amounts and reasons of a shift are checked by its rules (common/cash.ts), which name the field and the rule. */
-const shiftRef = z.object({ shiftId: z.string().min(1).max(64).optional() }).strict();
-const SETTINGS_SECTIONS = ['store', 'gateway', 'printer', 'display', 'language', 'access', 'backup'] as const;
-/** Browser mode reads at most 64 KiB per call; an operator's method list is a few kilobytes. */
-const IMPORT_TEXT_MAX = 60_000;
-
-export const apiArgSchemas = {
-  appInfo: z.tuple([]),
-  listMethods: z.tuple([]),
-  listItems: z.tuple([]),
-  createOrder: z.tuple([chargeInputSchema]),
-  getOrder: z.tuple([orderId]),
-  listOrders: z.tuple([
-    z
-      .object({
-        date: z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/)
-          .optional(),
-        state: z.enum(ORDER_STATES).optional(),
-      })
-      .strict(),
-  ]),
-  cancelOrder: z.tuple([orderId, reasonSchema]),
-  retryOrder: z.tuple([orderId]),
-  simulatePayment: z.tuple([orderId]),
-  showOnDisplay: z.tuple([orderId.nullable()]),
-  displayState: z.tuple([]),
-  receipt: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]), copy: z.boolean() }).strict()]),
-  printReceipt: z.tuple([orderId, z.object({ copy: z.boolean() }).strict()]),
-  /** The payment slip of a VA or store-code order waiting for payment (docs/receipts.md, "The payment slip"). */
-  paymentSlip: z.tuple([orderId, z.object({ paper: z.union([z.literal(58), z.literal(80)]) }).strict()]),
-  printPaymentSlip: z.tuple([orderId]),
-  currentSale: z.tuple([]),
-  parkSale: z.tuple([orderId]),
-  // Late payments shown at the till at once, until the cashier has seen them (docs/orders.md, "Cancelling").
-  latePayments: z.tuple([]),
-  acknowledgeLatePayment: z.tuple([orderId]),
-
-  // Who sells at this till, and unlocking the manager's screens (docs/roles.md).
-  tillStatus: z.tuple([]),
-  signIn: z.tuple([staffId, pinSchema.nullable()]),
-  signOut: z.tuple([]),
-  setupManager: z.tuple([z.object({ name: staffName, pin: pinSchema }).strict()]),
-  unlockManager: z.tuple([staffId, pinSchema]),
-
-  // The manager's screens: each takes the session token first (docs/settings.md).
-  lockManager: z.tuple([session]),
-  managerView: z.tuple([session]),
-  updateSettings: z.tuple([session, z.enum(SETTINGS_SECTIONS), z.record(z.string(), z.unknown()).nullable()]),
-  setSecret: z.tuple([session, secretName, z.string().min(1).max(1000)]),
-  clearSecret: z.tuple([session, secretName]),
-  testConnection: z.tuple([session]),
-  setMethodEnabled: z.tuple([session, z.string().min(1).max(64), z.boolean()]),
-  importMethods: z.tuple([session, z.enum(['json', 'csv']), z.string().max(IMPORT_TEXT_MAX)]),
-  resetMethods: z.tuple([session]),
-  testPrint: z.tuple([session]),
-  switchMode: z.tuple([session, z.enum(['training', 'live']), z.string().max(500)]),
-  addStaff: z.tuple([session, z.object({ name: staffName, role: z.enum(STAFF_ROLES), pin: pinSchema }).strict()]),
-  updateStaff: z.tuple([
-    session,
-    staffId,
-    z
-      .object({
-        name: staffName.optional(),
-        role: z.enum(STAFF_ROLES).optional(),
-        pin: pinSchema.optional(),
-        active: z.boolean().optional(),
-      })
-      .strict(),
-  ]),
-  changeOwnPin: z.tuple([session, pinSchema, pinSchema]),
-
-  // The manager's books: the order desk, the attention queue, the day's report and closing, the export
-  // (docs/end-of-day.md, docs/export.md).
-  deskOrders: z.tuple([
-    session,
-    z
-      .object({
-        from: day,
-        to: day,
-        state: z.enum(ORDER_STATES).optional(),
-        methodId: z.string().min(1).max(64).optional(),
-        staffId: z.number().int().positive().optional(),
-        search: z.string().max(64).optional(),
-        limit: z.number().int().min(1).max(500).optional(),
-        offset: z.number().int().min(0).optional(),
-      })
-      .strict(),
-  ]),
-  orderDetail: z.tuple([session, orderId]),
-  attentionQueue: z.tuple([session]),
-  resolveAttention: z.tuple([
-    session,
-    z.union([orderId, z.number().int().positive()]),
-    z.enum(['check', 'mark_paid', 'cancel', 'acknowledge', 'set_aside']),
-    reasonSchema,
-  ]),
-  dayReport: z.tuple([session, day]),
-  closeDay: z.tuple([session, day]),
-  dayReportHtml: z.tuple([session, day]),
-  printDayReport: z.tuple([session, day]),
-  prepareExport: z.tuple([
-    session,
-    z
-      .object({
-        from: day,
-        to: day,
-        format: z.enum(['csv', 'xlsx']),
-        delimiter: z.enum([',', ';']).optional(),
-        bom: z.boolean().optional(),
-      })
-      .strict(),
-  ]),
-  // This till's shift and its drawer (docs/tenders.md, "Shifts"): the cashier's, a manager's PIN where it is needed.
-  currentShift: z.tuple([]),
-  openShift: z.tuple([z.object({ float: z.number() }).strict()]),
-  shiftMovement: z.tuple([
-    z
-      .object({
-        type: z.enum(['pay_in', 'pay_out']),
-        amount: z.number(),
-        reason: z.string().max(1000),
-        managerPin: managerPin.optional(),
-      })
-      .strict(),
-  ]),
-  /** The blind count, as one total or by denomination: the answer is the first to say what was expected. */
-  closeShift: z.tuple([
-    z.union([
-      z.object({ counted: z.number() }).strict(),
-      z.object({ denominations: z.record(z.string().max(20), z.number()) }).strict(),
-    ]),
-  ]),
-  shiftReport: z.tuple([shiftRef]),
-  shiftReportHtml: z.tuple([shiftRef]),
-  noSale: z.tuple([z.object({ reason: z.string().max(1000), managerPin }).strict()]),
-  printShiftReport: z.tuple([shiftRef]),
-  // The sale at the counter (docs/sale.md): the catalogue as the cashier finds it, the cart, its figures, charging.
-  searchProducts: z.tuple([
-    z.object({ text: z.string().max(200), limit: z.number().int().min(1).max(200).optional() }).strict(),
-  ]),
-  productByCode: z.tuple([z.object({ code: z.string().max(64) }).strict()]),
-  currentCart: z.tuple([]),
-  saveCart: z.tuple([z.object({ cart: cartSchema }).strict()]),
-  quoteSale: z.tuple([z.object({ cart: cartSchema }).strict()]),
-  chargeSale: z.tuple([chargeSaleInputSchema]),
-  saleOf: z.tuple([z.object({ orderId }).strict()]),
-  sale: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
-  voidSale: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
-  // Refunds (docs/tenders.md, "Refunds"): at the till, with a manager's PIN; the receipt shown or printed.
-  refundableOf: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
-  refundSale: z.tuple([
-    z
-      .object({
-        saleId: z.string().min(1).max(40),
-        lines: z
-          .array(z.object({ lineId: z.string().min(1).max(100), qty: z.number() }).strict())
-          .max(500)
-          .optional(),
-        reason: z.string().max(1000),
-        how: z.enum(REFUND_HOWS),
-        managerPin,
-      })
-      .strict(),
-  ]),
-  refundReceipt: z.tuple([
-    z
-      .object({
-        refundId: z.string().min(1).max(40),
-        paper: z.union([z.literal(58), z.literal(80)]),
-        copy: z.boolean().optional(),
-      })
-      .strict(),
-  ]),
-  printRefundReceipt: z.tuple([
-    z.object({ refundId: z.string().min(1).max(40), copy: z.boolean().optional() }).strict(),
-  ]),
-  /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
-  docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
-  auditLog: z.tuple([
-    session,
-    z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
-  ]),
-
-  // The store book (docs/store-book.md): the link for the cashier's header (anyone at the till), and the whole
-  // store's day report and export for the manager, read from the store's PostgreSQL.
-  storeLink: z.tuple([]),
-  storeDayReport: z.tuple([session, day]),
-  prepareStoreExport: z.tuple([
-    session,
-    z
-      .object({
-        from: day,
-        to: day,
-        format: z.enum(['csv', 'xlsx']),
-        delimiter: z.enum([',', ';']).optional(),
-        bom: z.boolean().optional(),
-      })
-      .strict(),
-  ]),
-} as const;
+export * from './api-table';
 
 /** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
 export interface ChargeFailure {
@@ -372,171 +124,27 @@ export type LiveEvent =
   /** The mode, the store or the till changed (a manager's setting, a switch to live, a sign-in). */
   | { type: 'info'; info: AppInfo; till: TillStatus };
 
-interface Results {
-  appInfo: AppInfo;
-  listMethods: PaymentMethod[];
-  listItems: CatalogueItem[];
-  createOrder: ChargeResult;
-  getOrder: Order | null;
-  listOrders: Order[];
-  cancelOrder: Order;
-  retryOrder: ChargeResult;
-  simulatePayment: Order;
-  showOnDisplay: DisplayState;
-  displayState: DisplayState;
-  receipt: ReceiptView;
-  printReceipt: PrintResult;
-  paymentSlip: ReceiptView;
-  printPaymentSlip: PrintResult;
-  currentSale: CurrentSale | null;
-  parkSale: null;
-  latePayments: Order[];
-  acknowledgeLatePayment: Order;
-  tillStatus: TillStatus;
-  signIn: { ok: true; till: TillStatus } | PinRefusal;
-  signOut: TillStatus;
-  setupManager: ManagerSessionView;
-  unlockManager: { ok: true; session: ManagerSessionView } | PinRefusal;
-  lockManager: null;
-  managerView: ManagerView;
-  updateSettings: ManagerResult;
-  setSecret: ManagerView;
-  clearSecret: ManagerView;
-  testConnection: ConnectionReport;
-  setMethodEnabled: ManagerResult;
-  importMethods: MethodImportResult;
-  resetMethods: ManagerView;
-  testPrint: PrintResult;
-  switchMode: ManagerResult;
-  addStaff: ManagerView;
-  updateStaff: ManagerView;
-  changeOwnPin: { ok: true } | PinRefusal;
-  auditLog: AuditEntry[];
-  deskOrders: DeskPage;
-  orderDetail: OrderDetail;
-  attentionQueue: AttentionItem[];
-  resolveAttention: AttentionResult;
-  dayReport: DayReport;
-  closeDay: DayReport;
-  dayReportHtml: ReceiptView;
-  printDayReport: PrintResult;
-  prepareExport: DownloadTicket;
-  docsSection: DocsSection;
-  currentShift: TillShift | null;
-  openShift: TillShiftChange;
-  shiftMovement: TillShiftChange;
-  closeShift: ShiftCloseResult;
-  shiftReport: ShiftReport;
-  shiftReportHtml: ReceiptView;
-  noSale: TillShiftChange;
-  printShiftReport: PrintResult;
-  searchProducts: Product[];
-  productByCode: Product | null;
-  currentCart: Cart;
-  saveCart: Cart;
-  quoteSale: SaleQuote;
-  chargeSale: ChargeSaleResult;
-  saleOf: SaleView | null;
-  sale: SaleView | null;
-  voidSale: SaleView;
-  refundableOf: RefundableView | null;
-  refundSale: RefundSaleResult;
-  refundReceipt: ReceiptView;
-  printRefundReceipt: PrintResult;
-  storeLink: StoreLinkView;
-  storeDayReport: StoreDayReport;
-  prepareStoreExport: DownloadTicket;
-}
-
-export type ApiMethodName = keyof typeof apiArgSchemas;
-
-/** The methods of the order runtime (core/app-service.ts); the rest are the manager's (core/manager-service.ts). */
-export const ORDER_API_METHODS = [
-  'appInfo',
-  'listMethods',
-  'listItems',
-  'createOrder',
-  'getOrder',
-  'listOrders',
-  'cancelOrder',
-  'retryOrder',
-  'simulatePayment',
-  'showOnDisplay',
-  'displayState',
-  'receipt',
-  'printReceipt',
-  'paymentSlip',
-  'printPaymentSlip',
-  'currentSale',
-  'parkSale',
-  'latePayments',
-  'acknowledgeLatePayment',
-] as const satisfies readonly ApiMethodName[];
-export type OrderApiMethod = (typeof ORDER_API_METHODS)[number];
-
+// The method lists per service, derived from the table (common/api-table.ts): kept for the code that imports them.
+export const ORDER_API_METHODS = apiMethodsOf('order');
+export type OrderApiMethod = ApiMethodOf<'order'>;
 /** The manager's books (core/books-service.ts): they read and change the order log in use, like the order methods. */
-export const BOOKS_API_METHODS = [
-  'deskOrders',
-  'orderDetail',
-  'attentionQueue',
-  'resolveAttention',
-  'dayReport',
-  'closeDay',
-  'dayReportHtml',
-  'printDayReport',
-  'prepareExport',
-] as const satisfies readonly ApiMethodName[];
-export type BooksApiMethod = (typeof BOOKS_API_METHODS)[number];
+export const BOOKS_API_METHODS = apiMethodsOf('books');
+export type BooksApiMethod = ApiMethodOf<'books'>;
 /** This till's shift (core/shifts/shift-api.ts): on the order log in use, like the order methods. */
-export const SHIFT_API_METHODS = [
-  'currentShift',
-  'openShift',
-  'shiftMovement',
-  'closeShift',
-  'shiftReport',
-  'shiftReportHtml',
-  'noSale',
-  'printShiftReport',
-] as const satisfies readonly ApiMethodName[];
-export type ShiftApiMethod = (typeof SHIFT_API_METHODS)[number];
-
-/** Refunds (core/sales/refund-api.ts): the cashier's with a manager's PIN, served beside the sale's methods. */
-export const REFUND_API_METHODS = [
-  'refundableOf',
-  'refundSale',
-  'refundReceipt',
-  'printRefundReceipt',
-] as const satisfies readonly ApiMethodName[];
-export type RefundApiMethod = (typeof REFUND_API_METHODS)[number];
-
+export const SHIFT_API_METHODS = apiMethodsOf('shift');
+export type ShiftApiMethod = ApiMethodOf<'shift'>;
 /** The sale at the counter (core/sales/sale-service.ts): the cashier's, beside the order methods. */
-export const SALE_API_METHODS = [
-  'searchProducts',
-  'productByCode',
-  'currentCart',
-  'saveCart',
-  'quoteSale',
-  'chargeSale',
-  'saleOf',
-  'sale',
-  'voidSale',
-  ...REFUND_API_METHODS,
-] as const satisfies readonly ApiMethodName[];
-export type SaleApiMethod = (typeof SALE_API_METHODS)[number];
-
+export const SALE_API_METHODS = apiMethodsOf('sale');
+export type SaleApiMethod = ApiMethodOf<'sale'>;
+/** Refunds (core/sales/refund-api.ts): the cashier's with a manager's PIN, served beside the sale's. */
+export const REFUND_API_METHODS = apiMethodsOf('refund');
+export type RefundApiMethod = ApiMethodOf<'refund'>;
 /** The store book's methods (store-book/store-view.ts): the link, and the whole store's books. */
-export const STORE_BOOK_API_METHODS = [
-  'storeLink',
-  'storeDayReport',
-  'prepareStoreExport',
-] as const satisfies readonly ApiMethodName[];
-export type StoreBookApiMethod = (typeof STORE_BOOK_API_METHODS)[number];
-export type ManagerApiMethod = Exclude<
-  ApiMethodName,
-  OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod | StoreBookApiMethod
->;
-export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
-export type ApiResult<M extends ApiMethodName> = Results[M];
+export const STORE_BOOK_API_METHODS = apiMethodsOf('storeBook');
+export type StoreBookApiMethod = ApiMethodOf<'storeBook'>;
+/** The manager service's (core/manager-service.ts): the till's people and the manager's screens. */
+export const MANAGER_API_METHODS = apiMethodsOf('manager');
+export type ManagerApiMethod = ApiMethodOf<'manager'>;
 
 /** What the renderer calls: every method is asynchronous because every transport crosses a process boundary. */
 export type LoketApi = {
@@ -547,12 +155,6 @@ export type LoketApi = {
 export type ApiHandlers = {
   [M in ApiMethodName]: (...args: ApiArgs<M>) => ApiResult<M> | Promise<ApiResult<M>>;
 };
-
-export const apiMethodNames = Object.freeze(Object.keys(apiArgSchemas)) as readonly ApiMethodName[];
-
-export function isApiMethodName(name: unknown): name is ApiMethodName {
-  return typeof name === 'string' && Object.hasOwn(apiArgSchemas, name);
-}
 
 export type { ApiErrorCode } from './order-policy';
 
@@ -606,7 +208,7 @@ export function toApiError(err: unknown): ApiError {
 /** The one gate every call passes: known method, arguments that parse. */
 export function parseApiCall(method: unknown, args: unknown): { method: ApiMethodName; args: unknown[] } {
   if (!isApiMethodName(method)) throw new ApiError('unknown_method', `unknown API method ${JSON.stringify(method)}`);
-  const parsed = apiArgSchemas[method].safeParse(args);
+  const parsed = API_TABLE[method].args.safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || '(list)';
@@ -677,5 +279,50 @@ export const BRIDGE_EXTRAS = ['onEvent', 'saveDownload'] as const satisfies read
 >[];
 /** Every name on the cashier's `window.loket`: the API's methods and the extras. */
 export const bridgeNames: readonly (keyof LoketBridge)[] = [...apiMethodNames, ...BRIDGE_EXTRAS];
-/** Every name on the customer display's `window.loket` (src-preload/display.ts): what the display reads, no more. */
-export const DISPLAY_BRIDGE_NAMES = ['displayState', 'onEvent'] as const satisfies readonly (keyof LoketBridge)[];
+/** The methods the customer display may call (access `display` in the table): it reads what it shows, no more. */
+export const DISPLAY_METHODS = apiMethodsFor('display');
+/** Every name on the customer display's `window.loket` (src-preload/display.ts): its methods and the live events. */
+export const DISPLAY_BRIDGE_NAMES: readonly (keyof DisplayBridge)[] = [...DISPLAY_METHODS, 'onEvent'];
+/** What the display window's `window.loket` holds: the same names as the cashier's bridge, so the renderer's
+ * display client (ipcDisplayClient) works on either. */
+export type DisplayBridge = Pick<LoketBridge, ApiMethodFor<'display'> | 'onEvent'>;
+
+/** A bridge's methods: each answers the envelope. */
+export type BridgeMethods = { [M in ApiMethodName]: (...args: ApiArgs<M>) => Promise<ApiEnvelope<ApiResult<M>>> };
+
+/**
+ * The one place an object of API methods is made from the table's names and one function that takes a method's
+ * name: the preload bridges and the renderer's clients are built with it, so none of them lists a method. TypeScript
+ * cannot follow a name to its own signature through a loop, so the object is typed here, once.
+ */
+function methodObject<T>(names: readonly ApiMethodName[], make: (method: ApiMethodName) => unknown): T {
+  return Object.fromEntries(names.map((method) => [method, make(method)])) as T;
+}
+
+/** A bridge over `names` (src-preload/): `invoke` sends one call and answers its envelope. */
+export function bridgeMethods<K extends ApiMethodName>(
+  names: readonly K[],
+  invoke: (method: K, args: unknown[]) => Promise<unknown>,
+): Pick<BridgeMethods, K> {
+  return methodObject(
+    names,
+    (method) =>
+      (...args: unknown[]) =>
+        invoke(method as K, args),
+  );
+}
+
+/** A handler of every method from one that takes a method's name (host/api-routing.ts routes by the table with it). */
+export function handlersOf(make: (method: ApiMethodName) => (...args: unknown[]) => unknown): ApiHandlers {
+  return methodObject(apiMethodNames, make);
+}
+
+/** A client of every method (src-renderer/src/api/): `call` sends one call and answers its result, or throws. */
+export function clientMethods(call: (method: ApiMethodName, args: unknown[]) => Promise<unknown>): LoketApi {
+  return methodObject(
+    apiMethodNames,
+    (method) =>
+      (...args: unknown[]) =>
+        call(method, args),
+  );
+}

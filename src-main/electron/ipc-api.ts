@@ -1,10 +1,11 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import {
   apiMethodNames,
+  apiMethodSpec,
   dispatchApiCall,
+  isApiMethodName,
   type ApiEnvelope,
   type ApiHandlers,
-  type ApiMethodName,
   type LiveEvent,
 } from '../common/api';
 import { ipcChannel } from '../common/ipc-channels';
@@ -13,10 +14,16 @@ import { ipcChannel } from '../common/ipc-channels';
 export type SenderRole = 'cashier' | 'display';
 
 /**
- * The only methods the customer display window may call: it reads what it shows, like browser mode's display key
- * (`/display/state` and `/display/events`), and can neither create nor change anything.
+ * The only methods the customer display window may call, those with access `display` in the table
+ * (common/api-table.ts): it reads what it shows, like browser mode's display key (`/display/state` and
+ * `/display/events`), and can neither create nor change anything.
  */
-export const DISPLAY_METHODS: readonly ApiMethodName[] = Object.freeze(['displayState'] as const);
+export { DISPLAY_METHODS } from '../common/api';
+
+/** The display's rule: a method of the table whose access includes `display`. */
+function displayMayCall(method: string): boolean {
+  return isApiMethodName(method) && apiMethodSpec(method).access.includes('display');
+}
 
 /** What the gate needs of a web contents to tell windows apart. */
 export interface SenderContents {
@@ -103,7 +110,7 @@ export function refusal(
       ? 'not a top frame of our pages'
       : roleOf(event) === undefined
         ? 'not one of our windows'
-        : roleOf(event) === 'display' && !(DISPLAY_METHODS as readonly string[]).includes(method)
+        : roleOf(event) === 'display' && !displayMayCall(method)
           ? 'the customer display only reads'
           : undefined;
   if (why) console.warn(`[ipc] refused ${method} from ${frame ? frame.url : 'a frame that no longer exists'}: ${why}`);

@@ -1,23 +1,17 @@
 import {
-  apiMethodNames,
-  BOOKS_API_METHODS,
-  ORDER_API_METHODS,
-  SHIFT_API_METHODS,
-  REFUND_API_METHODS,
-  SALE_API_METHODS,
-  STORE_BOOK_API_METHODS,
+  apiMethodSpec,
+  handlersOf,
   type ApiHandlers,
+  type ApiMethodName,
+  type ApiMethodOf,
+  type ApiService,
   type DisplayState,
   type LiveEvent,
 } from '../common/api';
-import type { AppService } from '../core/app-service';
 import type { BooksService } from '../core/books-service';
 import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
 import type { Download, Downloads } from './downloads';
-import type { ShiftApi } from '../core/shifts/shift-api';
-import type { SaleService } from '../core/sales/sale-service';
-import type { RefundApi } from '../core/sales/refund-api';
 import type { StoreBookService } from '../store-book/store-view';
 import type { OrderRuntime } from './order-runtime';
 import type { QuietWindow } from './upkeep';
@@ -33,9 +27,44 @@ export type HostedApi = ApiHandlers & {
 };
 
 /**
- * Every API method to the service that serves it: the order methods to the runtime in use (through its gate, a charge
- * counted as in flight, each call noted for the quiet window), the books' methods through the same gate (they read
- * and change the order log in use), the manager's straight to the manager service.
+ * How a host serves one service's methods: the instance that serves them now (asked at each call: the order runtime
+ * may have been switched), and what goes around each call (a gate, a note for the quiet window). The type makes the
+ * instance implement every method the table gives its service.
+ */
+export interface ServiceRoute<S extends ApiService> {
+  serve(): Pick<ApiHandlers, ApiMethodOf<S>>;
+  around?(method: ApiMethodOf<S>, call: () => unknown): unknown;
+}
+
+/** A route for every service of the table. */
+export type ApiRoutes = { [S in ApiService]: ServiceRoute<S> };
+
+/** A route as the loop below sees it, whatever its service: any method's name, any function. */
+interface AnyRoute {
+  serve(): Partial<Record<ApiMethodName, (...args: never) => unknown>>;
+  around?(method: ApiMethodName, call: () => unknown): unknown;
+}
+
+/** Every method of the table to the route of its service (common/api-table.ts): no list, no name kept here. */
+export function serveByTable(routes: ApiRoutes): ApiHandlers {
+  return handlersOf((method) => {
+    const route: AnyRoute = routes[apiMethodSpec(method).service];
+    return (...args: unknown[]) => {
+      const call = () => {
+        const target = route.serve();
+        const handler = target[method];
+        if (!handler) throw new Error(`${method}: its service does not serve it`);
+        return Reflect.apply(handler, target, args) as unknown;
+      };
+      return route.around ? route.around(method, call) : call();
+    };
+  });
+}
+
+/**
+ * The host's routes: the order runtime's services (orders, the sale, the shift, the books) through the runtime's gate
+ * (they wait for a switch of mode; a charge (`charge` in the table) counted as in flight; a cashier's order or sale
+ * call noted for the quiet window), the manager's and the store book's straight to their services.
  */
 export function routeApi(deps: {
   runtime: OrderRuntime;
@@ -49,70 +78,45 @@ export function routeApi(deps: {
   storeBook: StoreBookService;
 }): HostedApi {
   const { runtime, books, manager, charges, quiet } = deps;
-  const app = {} as Record<string, (...args: unknown[]) => unknown>;
-  for (const method of apiMethodNames) {
-    if ((ORDER_API_METHODS as readonly string[]).includes(method)) {
-      const call = (...args: unknown[]) =>
-        runtime.gate.run(() =>
-          (runtime.current.app[method as keyof AppService] as (...a: unknown[]) => unknown)(...args),
-        );
-      const charging = method === 'createOrder' || method === 'retryOrder';
-      app[method] = (...args) => {
-        quiet.touch();
-        return charging ? charges.track(() => call(...args)) : call(...args);
-      };
-    } else if ((STORE_BOOK_API_METHODS as readonly string[]).includes(method)) {
-      const service = deps.storeBook;
-      app[method] = (...args) =>
-        (service[method as keyof StoreBookService] as (...a: unknown[]) => unknown).apply(service, args);
-    } else if ((SALE_API_METHODS as readonly string[]).includes(method)) {
-      // The sale's methods use the order runtime in use (its log, its gateway): they wait for a switch too, and a
-      // charge counts as in flight like createOrder's.
-      const call = (...args: unknown[]) =>
-        runtime.gate.run(() => {
-          // A refund's method is the refunds' (core/sales/refund-api.ts), beside the sale's.
-          if ((REFUND_API_METHODS as readonly string[]).includes(method)) {
-            const refunds = runtime.current.refunds;
-            return (refunds[method as keyof RefundApi] as (...a: unknown[]) => unknown)(...args);
-          }
-          const sales = runtime.current.sales;
-          return (sales[method as keyof SaleService] as (...a: unknown[]) => unknown).apply(sales, args);
+  const inRuntime = (method: ApiMethodName, call: () => unknown) => {
+    const gated = () => runtime.gate.run(call);
+    return apiMethodSpec(method).charge ? charges.track(gated) : gated();
+  };
+  const atTheCounter = (method: ApiMethodName, call: () => unknown) => {
+    quiet.touch();
+    return inRuntime(method, call);
+  };
+  const app = serveByTable({
+    order: { serve: () => runtime.current.app, around: atTheCounter },
+    sale: {
+      serve: () => runtime.current.sales,
+      around: (method, call) => {
+        const answer = atTheCounter(method, call);
+        if (method !== 'saveCart') return answer;
+        // The customer display follows the cart as it is rung up.
+        return Promise.resolve(answer).then((saved) => {
+          for (const listener of deps.listeners)
+            listener({ type: 'display', state: runtime.current.app.displayState() });
+          return saved;
         });
-      app[method] = (...args) => {
-        quiet.touch();
-        if (method === 'saveCart') {
-          // The customer display follows the cart as it is rung up.
-          return Promise.resolve(call(...args)).then((saved) => {
-            for (const listener of deps.listeners)
-              listener({ type: 'display', state: runtime.current.app.displayState() });
-            return saved;
-          });
-        }
-        return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
-      };
-    } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {
-      // The shift lives in the order log in use: it waits for a runtime switch like the order methods.
-      app[method] = (...args) =>
-        runtime.gate.run(() =>
-          (runtime.current.shifts[method as keyof ShiftApi] as (...a: unknown[]) => unknown)(...args),
-        );
-    } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
-      app[method] = (...args) =>
-        runtime.gate.run(() =>
-          (books[method as keyof BooksService] as (...a: unknown[]) => unknown).apply(books, args),
-        );
-    } else {
-      app[method] = (...args) =>
-        (manager[method as keyof ManagerService] as (...a: unknown[]) => unknown).apply(manager, args);
-    }
-  }
-  return Object.assign(app, {
+      },
+    },
+    // Refunds at the till (core/sales/refund-api.ts), beside the sale's methods and like them.
+    refund: { serve: () => runtime.current.refunds, around: atTheCounter },
+    shift: { serve: () => runtime.current.shifts, around: inRuntime },
+    books: { serve: () => books, around: inRuntime },
+    storeBook: { serve: () => deps.storeBook },
+    manager: { serve: () => manager },
+  });
+  return {
+    ...app,
     subscribe: (listener: (event: LiveEvent) => void) => {
       deps.listeners.add(listener);
       return () => deps.listeners.delete(listener);
     },
+    // What the display shows now, read straight from the runtime in use (the display's own routes call it too).
     displayState: () => runtime.current.app.displayState(),
     takeDownload: (id: string) => deps.downloads.take(id) ?? deps.storeBook.takeDownload(id),
     downloadName: (id: string) => deps.downloads.name(id) ?? deps.storeBook.downloadName(id),
-  }) as unknown as HostedApi;
+  };
 }

@@ -1,10 +1,15 @@
-import type { ApiEnvelope, ApiMethodName, DisplayState, LiveEvent, LoketApi } from '../../../src-main/common/api';
+import {
+  clientMethods,
+  type ApiEnvelope,
+  type ApiMethodName,
+  type DisplayState,
+  type LiveEvent,
+} from '../../../src-main/common/api';
 import type { DownloadTicket } from '../../../src-main/common/reports';
 import { saveFile } from '../lib/download';
 import type { CashierClient, DisplayClient, ExportDelivery } from './client';
 import { CallError, unwrap } from './errors';
 import { EventSourceChannel } from './live-channel';
-import { API_METHODS } from './methods';
 
 async function readEnvelope<T>(response: Response): Promise<T> {
   let body: ApiEnvelope<T> | null;
@@ -37,8 +42,6 @@ export function httpCashierClient(token: string): CashierClient {
     });
     return readEnvelope(response);
   };
-  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of API_METHODS) api[method] = (...args) => call(method, args);
 
   const live = new EventSourceChannel<LiveEvent>(`/api/events?token=${encodeURIComponent(token)}`, (data) => {
     const event = data as Partial<LiveEvent> | null;
@@ -46,7 +49,7 @@ export function httpCashierClient(token: string): CashierClient {
       ? (event as LiveEvent)
       : undefined;
   });
-  return { transport: 'http', api: api as LoketApi, live, deliverExport: (ticket) => download(token, ticket) };
+  return { transport: 'http', api: clientMethods(call), live, deliverExport: (ticket) => download(token, ticket) };
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { LiveEvent, LoketApi, LoketBridge } from '../../../src-main/common/api';
+import { clientMethods, type LiveEvent, type LoketApi, type LoketBridge } from '../../../src-main/common/api';
 import type { CashierClient, DisplayClient } from './client';
 import { unwrap } from './errors';
 import { ChannelBase } from './live-channel';
-import { API_METHODS } from './methods';
 
 /** The desktop app's live events: the preload forwards them; the channel is up as long as the window is. */
 class IpcChannel<T> extends ChannelBase<T> {
@@ -25,12 +24,10 @@ class IpcChannel<T> extends ChannelBase<T> {
 
 /** The bridge answers envelopes; the screens see results, or a CallError thrown, as over HTTP. */
 function unwrapBridge(bridge: LoketBridge): LoketApi {
-  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const method of API_METHODS) {
+  return clientMethods(async (method, args) => {
     const call = bridge[method] as (...args: unknown[]) => Promise<Parameters<typeof unwrap>[0]>;
-    api[method] = async (...args) => unwrap(await call(...args));
-  }
-  return api as LoketApi;
+    return unwrap(await call(...args));
+  });
 }
 
 /** The desktop app: the preload's `window.loket`. */

@@ -1,13 +1,14 @@
 // A fake CashierClient for the renderer's managers: an API whose every method answers what the test says —
 // a value, a CallError, or nothing until the test releases it — and a live channel the test pushes into.
-import type {
-  ApiArgs,
-  ApiMethodName,
-  ApiResult,
-  ChargeFailure,
-  DisplayState,
-  LiveEvent,
-  LoketApi,
+import {
+  clientMethods,
+  type ApiArgs,
+  type ApiMethodName,
+  type ApiResult,
+  type ChargeFailure,
+  type DisplayState,
+  type LiveEvent,
+  type LoketApi,
 } from '../../../src-main/common/api';
 import type { AppInfo } from '../../../src-main/common/app-info';
 import type { ManagerSessionView, ManagerView, TillStatus } from '../../../src-main/common/manager';
@@ -18,7 +19,6 @@ import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import type { AttentionItem, DayReport, DownloadTicket, ReportFigures } from '../../../src-main/common/reports';
 import type { CashierClient, ConnectionStatus, LiveChannel } from '../../../src-renderer/src/api/client';
 import { CallError } from '../../../src-renderer/src/api/errors';
-import { API_METHODS } from '../../../src-renderer/src/api/methods';
 
 type Answer<M extends ApiMethodName> = (...args: ApiArgs<M>) => ApiResult<M> | Promise<ApiResult<M>>;
 
@@ -42,21 +42,17 @@ export class FakeApi {
   readonly #held = new Map<ApiMethodName, Pending[]>();
 
   constructor() {
-    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const method of API_METHODS) {
-      api[method] = async (...args) => {
-        this.calls.push({ method, args });
-        const held = this.#held.get(method)?.shift();
-        if (held) {
-          held.markCalled(args);
-          return held.promise;
-        }
-        const answer = this.#answers.get(method);
-        if (!answer) throw new Error(`fake API: no answer set for ${method}`);
-        return answer(...args);
-      };
-    }
-    this.api = api as LoketApi;
+    this.api = clientMethods(async (method, args) => {
+      this.calls.push({ method, args });
+      const held = this.#held.get(method)?.shift();
+      if (held) {
+        held.markCalled(args);
+        return held.promise;
+      }
+      const answer = this.#answers.get(method);
+      if (!answer) throw new Error(`fake API: no answer set for ${method}`);
+      return answer(...args);
+    });
   }
 
   /** Every later call of `method` answers with `answer` (throw inside it to fail). */
