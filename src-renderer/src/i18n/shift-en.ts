@@ -3,10 +3,11 @@ import type { shiftId } from './shift-id';
 /** The cashier's shift screens in English (the same keys as shift-id.ts). */
 export const shiftEn: typeof shiftId = {
   openShift: 'Open shift',
+  openShort: 'Open',
   shift: 'Shift',
   since: (who, time) => `${who} · since ${time}`,
   menuLabel: (who, time) => `Shift opened by ${who} since ${time}: shift menu`,
-  nobody: 'nobody named',
+  nobody: 'the till (nobody signed in)',
   openTitle: 'Open a shift',
   openText: 'Count the cash in the drawer before you start: that is the float of this shift.',
   float: 'Float (Rp)',

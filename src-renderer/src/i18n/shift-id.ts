@@ -4,10 +4,13 @@
  */
 export const shiftId = {
   openShift: 'Buka shift',
+  /** The header's compact button (below 1600 px), under the word Shift. */
+  openShort: 'Buka',
   shift: 'Shift',
   since: (who: string, time: string) => `${who} · sejak ${time}`,
   menuLabel: (who: string, time: string) => `Shift dibuka oleh ${who} sejak ${time}: menu shift`,
-  nobody: 'tanpa nama',
+  /** Who opened a shift when nobody was signed in at the till. */
+  nobody: 'kasir (belum masuk)',
   openTitle: 'Buka shift',
   openText: 'Hitung uang di laci sebelum mulai: itulah modal awal shift ini.',
   float: 'Modal awal (Rp)',
