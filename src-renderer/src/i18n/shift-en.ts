@@ -6,7 +6,7 @@ export const shiftEn: typeof shiftId = {
   openShort: 'Open',
   shift: 'Shift',
   since: (who, time) => `${who} · since ${time}`,
-  menuLabel: (who, time) => `Shift opened by ${who} since ${time}: shift menu`,
+  menuHint: 'shift menu',
   nobody: 'the till (nobody signed in)',
   openTitle: 'Open a shift',
   openText: 'Count the cash in the drawer before you start: that is the float of this shift.',

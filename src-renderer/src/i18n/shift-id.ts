@@ -8,7 +8,8 @@ export const shiftId = {
   openShort: 'Buka',
   shift: 'Shift',
   since: (who: string, time: string) => `${who} · sejak ${time}`,
-  menuLabel: (who: string, time: string) => `Shift dibuka oleh ${who} sejak ${time}: menu shift`,
+  /** Read after the header's button's words (screen readers): it opens the shift's menu. */
+  menuHint: 'menu shift',
   /** Who opened a shift when nobody was signed in at the till. */
   nobody: 'kasir (belum masuk)',
   openTitle: 'Buka shift',

@@ -51,7 +51,7 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   // None open: the header offers to open one; the float is typed and Enter opens the shift.
   const button = page.getByTestId('shift-button');
   await expect(button).toHaveAttribute('data-shift', 'none');
-  await expect(button).toHaveAttribute('aria-label', 'Buka shift');
+  await expect(button).toHaveAccessibleName('Buka Shift');
   await button.click();
   await expect(page.locator('#shift-float')).toBeFocused();
   await page.keyboard.type('12,5');
@@ -61,7 +61,7 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   await page.keyboard.press('Enter');
   await done(page, /Shift T\w+-S0001 dibuka/);
   await expect(button).toHaveAttribute('data-shift', 'open');
-  await expect(button).toHaveAttribute('aria-label', /kasir \(belum masuk\) sejak \d\d\.\d\d/);
+  await expect(button).toHaveAccessibleName(/^Shift \d\d\.\d\d · kasir \(belum masuk\): menu shift$/);
   const opened = await loket.call('currentShift');
   expect(opened).toMatchObject({ float: 500_000, state: 'open' });
   // The cashier's answer carries no cash figures (the blind count).
