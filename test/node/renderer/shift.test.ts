@@ -146,6 +146,25 @@ describe('the header and opening a shift', () => {
     shift.openFromHeader();
     expect(shift.dialog).toBe('menu');
   });
+
+  test('opened or closed elsewhere (the command line): the header button shows what is so now', async () => {
+    const { fake, shift } = setup();
+    await shift.load();
+    fake.on('currentShift', () => OPENED);
+    shift.openFromHeader();
+    expect(shift.dialog).toBe('open');
+    await settle();
+    expect(shift.dialog).toBe('menu');
+    expect(shift.current?.id).toBe('T1-S0001');
+
+    shift.dismiss();
+    fake.on('currentShift', () => null);
+    shift.openFromHeader();
+    expect(shift.dialog).toBe('menu');
+    await settle();
+    expect(shift.dialog).toBe('open');
+    expect(shift.current).toBeNull();
+  });
 });
 
 describe('requestOpen, for the tender screen', () => {
