@@ -5,7 +5,7 @@ export const shiftEn: typeof shiftId = {
   openShift: 'Open shift',
   openShort: 'Open',
   shift: 'Shift',
-  since: (who, time) => `${who} · since ${time}`,
+  since: (who, time) => `since ${time} · ${who}`,
   menuHint: 'shift menu',
   nobody: 'the till (nobody signed in)',
   openTitle: 'Open a shift',

@@ -7,7 +7,7 @@ export const shiftId = {
   /** The header's compact button (below 1600 px), under the word Shift. */
   openShort: 'Buka',
   shift: 'Shift',
-  since: (who: string, time: string) => `${who} · sejak ${time}`,
+  since: (who: string, time: string) => `sejak ${time} · ${who}`,
   /** Read after the header's button's words (screen readers): it opens the shift's menu. */
   menuHint: 'menu shift',
   /** Who opened a shift when nobody was signed in at the till. */
