@@ -1,5 +1,6 @@
 import type { Messages } from './id';
 import { keychainEn, reasonsEn } from './reasons-en';
+import { shiftEn } from './shift-en';
 
 /** English. Typed as `Messages`: a key missing here, or one id.ts does not have, fails to compile. */
 export const en: Messages = {
@@ -259,6 +260,8 @@ export const en: Messages = {
     manager: 'Manager',
     close: 'Close dialog',
   },
+  /** The cashier's shift screens (components/shift/). */
+  shift: shiftEn,
   cart: {
     title: 'Cart',
     search: 'Find a product',

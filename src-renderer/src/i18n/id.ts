@@ -5,6 +5,7 @@ import type { Delivery, EventSource, OrderEvent, OrderState } from '../../../src
 import type { AttentionAction, AttentionKind } from '../../../src-main/common/reports';
 import type { StaffRole } from '../../../src-main/common/staff';
 import { keychainId, reasonsId } from './reasons-id';
+import { shiftId } from './shift-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -276,6 +277,8 @@ export const id = {
     manager: 'Manajer',
     close: 'Tutup dialog',
   },
+  /** The cashier's shift screens (components/shift/). */
+  shift: shiftId,
   cart: {
     title: 'Keranjang',
     search: 'Cari produk',
