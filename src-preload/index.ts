@@ -80,6 +80,13 @@ const api = {
   storeLink: (...args) => invoke('storeLink', ...args),
   storeDayReport: (...args) => invoke('storeDayReport', ...args),
   prepareStoreExport: (...args) => invoke('prepareStoreExport', ...args),
+  // The manager's catalogue (core/products/catalogue-service.ts).
+  catalogueList: (...args) => invoke('catalogueList', ...args),
+  saveProduct: (...args) => invoke('saveProduct', ...args),
+  setProductActive: (...args) => invoke('setProductActive', ...args),
+  catalogueUpload: (...args) => invoke('catalogueUpload', ...args),
+  catalogueImport: (...args) => invoke('catalogueImport', ...args),
+  prepareCatalogueExport: (...args) => invoke('prepareCatalogueExport', ...args),
   onEvent: (listener: (event: LiveEvent) => void) => {
     // The IPC event object stays here: the page gets plain data only.
     const forward = (_event: IpcRendererEvent, payload: LiveEvent) => listener(payload);

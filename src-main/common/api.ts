@@ -37,6 +37,13 @@ import type {
 } from './reports';
 import type { Product } from './product';
 import {
+  CATALOGUE_CHUNK_CHARS,
+  type CatalogueImportResult,
+  type CataloguePage,
+  type CatalogueUploadResult,
+  type ProductSaveResult,
+} from './product-form';
+import {
   cartSchema,
   chargeSaleInputSchema,
   type Cart,
@@ -252,6 +259,54 @@ export const apiArgSchemas = {
       })
       .strict(),
   ]),
+
+  // The manager's catalogue (docs/catalogue.md, "In the app"; core/products/catalogue-service.ts). The form's fields
+  // are checked by the service (common/product-form.ts), which names each field and rule: here only their shapes.
+  catalogueList: z.tuple([
+    session,
+    z.object({ search: z.string().max(200).optional(), offset: z.number().int().min(0).optional() }).strict(),
+  ]),
+  saveProduct: z.tuple([
+    session,
+    z
+      .object({
+        id: z.string().min(1).max(20).nullable(),
+        product: z
+          .object({
+            sku: z.string().max(400),
+            name: z.string().max(800),
+            barcodes: z.array(z.string().max(64)).max(100),
+            category: z.string().max(400),
+            price: z.number(),
+            taxCategory: z.string().max(40),
+            active: z.boolean(),
+            itemId: z.string().max(400).optional(),
+          })
+          .strict(),
+      })
+      .strict(),
+  ]),
+  setProductActive: z.tuple([session, z.string().min(1).max(20), z.boolean()]),
+  catalogueUpload: z.tuple([
+    session,
+    z
+      .object({
+        uploadId: z.string().min(16).max(64).nullable(),
+        data: z.base64().max(CATALOGUE_CHUNK_CHARS),
+      })
+      .strict(),
+  ]),
+  catalogueImport: z.tuple([session, z.object({ uploadId: z.string().min(16).max(64), dryRun: z.boolean() }).strict()]),
+  prepareCatalogueExport: z.tuple([
+    session,
+    z
+      .object({
+        format: z.enum(['csv', 'xlsx']),
+        delimiter: z.enum([',', ';']).optional(),
+        bom: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
 } as const;
 
 /** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
@@ -413,6 +468,13 @@ interface Results {
   storeLink: StoreLinkView;
   storeDayReport: StoreDayReport;
   prepareStoreExport: DownloadTicket;
+  // The manager's catalogue.
+  catalogueList: CataloguePage;
+  saveProduct: ProductSaveResult;
+  setProductActive: ProductSaveResult;
+  catalogueUpload: CatalogueUploadResult;
+  catalogueImport: CatalogueImportResult;
+  prepareCatalogueExport: DownloadTicket;
 }
 
 export type ApiMethodName = keyof typeof apiArgSchemas;
@@ -488,9 +550,19 @@ export const STORE_BOOK_API_METHODS = [
   'prepareStoreExport',
 ] as const satisfies readonly ApiMethodName[];
 export type StoreBookApiMethod = (typeof STORE_BOOK_API_METHODS)[number];
+/** The manager's catalogue (core/products/catalogue-service.ts): products, their import and export. */
+export const CATALOGUE_API_METHODS = [
+  'catalogueList',
+  'saveProduct',
+  'setProductActive',
+  'catalogueUpload',
+  'catalogueImport',
+  'prepareCatalogueExport',
+] as const satisfies readonly ApiMethodName[];
+export type CatalogueApiMethod = (typeof CATALOGUE_API_METHODS)[number];
 export type ManagerApiMethod = Exclude<
   ApiMethodName,
-  OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod | StoreBookApiMethod
+  OrderApiMethod | BooksApiMethod | ShiftApiMethod | SaleApiMethod | StoreBookApiMethod | CatalogueApiMethod
 >;
 export type ApiArgs<M extends ApiMethodName> = z.infer<(typeof apiArgSchemas)[M]>;
 export type ApiResult<M extends ApiMethodName> = Results[M];

@@ -1,6 +1,7 @@
 import {
   apiMethodNames,
   BOOKS_API_METHODS,
+  CATALOGUE_API_METHODS,
   ORDER_API_METHODS,
   SHIFT_API_METHODS,
   SALE_API_METHODS,
@@ -13,6 +14,7 @@ import type { AppService } from '../core/app-service';
 import type { BooksService } from '../core/books-service';
 import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
+import type { CatalogueService } from '../core/products/catalogue-service';
 import type { Download, Downloads } from './downloads';
 import type { ShiftApi } from '../core/shifts/shift-api';
 import type { SaleService } from '../core/sales/sale-service';
@@ -45,6 +47,8 @@ export function routeApi(deps: {
   listeners: Set<(event: LiveEvent) => void>;
   /** The store book's methods and its downloads (store-book/store-view.ts). */
   storeBook: StoreBookService;
+  /** The manager's catalogue (core/products/catalogue-service.ts). */
+  catalogue: CatalogueService;
 }): HostedApi {
   const { runtime, books, manager, charges, quiet } = deps;
   const app = {} as Record<string, (...args: unknown[]) => unknown>;
@@ -89,6 +93,11 @@ export function routeApi(deps: {
         runtime.gate.run(() =>
           (runtime.current.shifts[method as keyof ShiftApi] as (...a: unknown[]) => unknown)(...args),
         );
+    } else if ((CATALOGUE_API_METHODS as readonly string[]).includes(method)) {
+      // The catalogue is in the store's books, not the order log: it does not wait for a runtime switch.
+      const service = deps.catalogue;
+      app[method] = (...args) =>
+        (service[method as keyof CatalogueService] as (...a: unknown[]) => unknown).apply(service, args);
     } else if ((BOOKS_API_METHODS as readonly string[]).includes(method)) {
       app[method] = (...args) =>
         runtime.gate.run(() =>

@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'shift.no_sale',
   'shift.closed',
   'catalogue.imported',
+  'catalogue.exported',
+  'product.added',
+  'product.changed',
   'discount.approved',
   'sale.voided',
 ] as const;

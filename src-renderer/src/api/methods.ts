@@ -74,6 +74,13 @@ const METHODS = {
   storeLink: true,
   storeDayReport: true,
   prepareStoreExport: true,
+  // The manager's catalogue.
+  catalogueList: true,
+  saveProduct: true,
+  setProductActive: true,
+  catalogueUpload: true,
+  catalogueImport: true,
+  prepareCatalogueExport: true,
 } as const satisfies Record<ApiMethodName, true>;
 
 export const API_METHODS = Object.keys(METHODS) as ApiMethodName[];
