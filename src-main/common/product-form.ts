@@ -12,7 +12,7 @@ import {
 import { MAX_NAME_CHARS, MAX_UNIT_PRICE, NAME_RULE, nameProblem } from './sale-line';
 import { characterCount } from './settings';
 import { badTextReason } from './strict-json';
-import { isTaxCategory, TAX_CATEGORIES } from './tax';
+import { isTaxCategory, TAX_CATEGORIES, type TaxCategory } from './tax';
 
 /**
  * A product as the manager's form sends it (the API's `saveProduct`), and the rules its fields break as typed issues:
@@ -148,6 +148,8 @@ export interface CataloguePage {
   offset: number;
   /** A search's answer: `products` is all it shows (the first MAX matches), not a page of `total`. */
   search: string;
+  /** The store's default tax category (tax settings): a new product's in the form. */
+  defaultTaxCategory: TaxCategory;
 }
 
 export type ProductSaveResult =

@@ -71,15 +71,17 @@ export class CatalogueService implements Pick<ApiHandlers, CatalogueApiMethod> {
     const { products } = this.deps;
     const total = products.count({ includeInactive: true });
     const search = (query.search ?? '').trim();
+    const defaultTaxCategory = this.deps.defaultTaxCategory();
     if (search !== '')
       return {
         products: products.search(search, MAX_SEARCH_LIMIT, { includeInactive: true }),
         total,
         offset: 0,
         search,
+        defaultTaxCategory,
       };
     const offset = Math.min(query.offset ?? 0, Math.max(0, total - 1));
-    return { products: products.page(offset, CATALOGUE_PAGE_SIZE), total, offset, search };
+    return { products: products.page(offset, CATALOGUE_PAGE_SIZE), total, offset, search, defaultTaxCategory };
   }
 
   saveProduct(token: string, input: { id: string | null; product: ProductInput }): ProductSaveResult {
