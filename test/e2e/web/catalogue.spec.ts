@@ -203,6 +203,8 @@ test('the screen at the store’s sizes, both languages: nothing cut off or cove
       if (await panel.evaluate((el) => el.scrollHeight > el.clientHeight + 1)) {
         await page.getByTestId('product-list').scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${SHOTS}/catalogue-${lang}-${name(size)}-list.png` });
+        await page.getByTestId('catalogue-import').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/catalogue-${lang}-${name(size)}-import.png` });
       }
       expect(await layoutProblems(page), `${lang}, ${name(size)}`).toEqual([]);
     }
