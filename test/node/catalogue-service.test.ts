@@ -228,6 +228,16 @@ describe('the import', () => {
     });
   });
 
+  it("a manager's next file replaces their last one", async () => {
+    const first = await upload(Buffer.from('sku,name,price\nX,Y,1\n'));
+    const second = await upload(Buffer.from('sku,name,price\nX,Y,2\n'));
+    expect(await host.app.catalogueImport(session, { uploadId: first, dryRun: true })).toEqual({
+      ok: false,
+      problem: 'gone',
+    });
+    expect(await host.app.catalogueImport(session, { uploadId: second, dryRun: true })).toMatchObject({ ok: true });
+  });
+
   it('an upload is gone after 10 minutes on the clock', async () => {
     const id = await upload(Buffer.from('sku,name,price\nX,Y,1\n'));
     clock.advance(11 * 60_000);

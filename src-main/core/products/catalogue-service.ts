@@ -108,6 +108,8 @@ export class CatalogueService implements Pick<ApiHandlers, CatalogueApiMethod> {
     let uploadId = chunk.uploadId;
     let upload: Upload | undefined;
     if (uploadId === null) {
+      // One file a manager at a time: a new one drops the last one picked, so picking again and again holds no more.
+      for (const [id, u] of this.uploads) if (u.staffId === me.id) this.uploads.delete(id);
       uploadId = randomBytes(18).toString('base64url');
       upload = { chunks: [], bytes: 0, expires: now + UPLOAD_TTL_MS, staffId: me.id };
       this.uploads.set(uploadId, upload);

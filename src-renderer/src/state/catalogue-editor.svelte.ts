@@ -241,7 +241,8 @@ export class CatalogueEditor {
 
   set<K extends keyof ProductDraft>(key: K, value: ProductDraft[K]): void {
     this.#draft[key] = value;
-    const field: ProductField = key === 'active' ? 'sku' : key;
+    if (key === 'active') return;
+    const field: ProductField = key;
     if (key === 'price') this.#priceProblem = false;
     if (this.#issues.some((i) => i.field === field)) this.#issues = this.#issues.filter((i) => i.field !== field);
   }
