@@ -64,6 +64,8 @@ export interface ProductIssueParams {
   /** The product that has the SKU or barcode already. */
   otherSku?: string;
   otherName?: string;
+  /** An import file's line (or sheet row) that has the SKU or barcode already. */
+  otherLine?: number;
 }
 
 export interface ProductIssue {

@@ -192,7 +192,14 @@ describe('the import', () => {
     expect(dry).toMatchObject({
       ok: false,
       format: 'csv',
-      issues: [{ line: 3, column: 'barcode', rule: 'barcode_check_digit' }],
+      issues: [
+        {
+          line: 3,
+          column: 'barcode',
+          rule: 'barcode_check_digit',
+          params: { code: bad, expected: Number(KOPI.at(-1)) },
+        },
+      ],
     });
     expect(await host.app.catalogueImport(session, { uploadId: id, dryRun: false })).toMatchObject({ ok: false });
     expect((await host.app.catalogueList(session, {})).total).toBe(8);

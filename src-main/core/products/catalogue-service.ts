@@ -141,7 +141,13 @@ export class CatalogueService implements Pick<ApiHandlers, CatalogueApiMethod> {
       return {
         ok: false,
         format: parsed.format,
-        issues: parsed.issues.map((i) => ({ line: i.line, column: i.column, rule: i.rule, message: i.message })),
+        issues: parsed.issues.map((i) => ({
+          line: i.line,
+          column: i.column,
+          rule: i.rule,
+          message: i.message,
+          ...(i.params ? { params: i.params } : {}),
+        })),
         moreIssues: parsed.moreIssues,
       };
     const format = parsed.format ?? 'csv';

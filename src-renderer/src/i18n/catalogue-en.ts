@@ -75,7 +75,7 @@ export const catalogueEn: CatalogueMessages = {
       case 'sku_duplicate':
         return p.otherName !== undefined
           ? `This SKU is already ${p.otherName}'s (SKU ${p.otherSku}); each product has its own.`
-          : 'This SKU is on another line already; each product has its own.';
+          : `This SKU is on ${p.otherLine !== undefined ? `line ${p.otherLine}` : 'another line'} already; each product has its own.`;
       case 'name':
         return `1 to ${p.max ?? 80} characters, without control characters.`;
       case 'barcode_digits':
@@ -89,7 +89,9 @@ export const catalogueEn: CatalogueMessages = {
       case 'barcode_duplicate':
         return p.otherName !== undefined
           ? `${code}already the barcode of ${p.otherName} (SKU ${p.otherSku}); a barcode finds one product.`
-          : `${code}a barcode is there twice; a barcode finds one product.`;
+          : p.otherLine !== undefined
+            ? `${code}already the barcode of line ${p.otherLine}; a barcode finds one product.`
+            : `${code}a barcode is there twice; a barcode finds one product.`;
       case 'barcode_count':
         return `At most ${p.max ?? 20} barcodes.`;
       case 'category':

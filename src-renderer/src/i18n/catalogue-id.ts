@@ -80,7 +80,7 @@ export const catalogueId = {
       case 'sku_duplicate':
         return p.otherName !== undefined
           ? `SKU ini sudah dipakai ${p.otherName} (SKU ${p.otherSku}); setiap produk punya SKU sendiri.`
-          : 'SKU ini sudah dipakai baris lain; setiap produk punya SKU sendiri.';
+          : `SKU ini sudah dipakai ${p.otherLine !== undefined ? `baris ${p.otherLine}` : 'baris lain'}; setiap produk punya SKU sendiri.`;
       case 'name':
         return `1–${p.max ?? 80} karakter, tanpa karakter kontrol.`;
       case 'barcode_digits':
@@ -94,7 +94,9 @@ export const catalogueId = {
       case 'barcode_duplicate':
         return p.otherName !== undefined
           ? `${code}sudah menjadi kode batang ${p.otherName} (SKU ${p.otherSku}); satu kode batang untuk satu produk.`
-          : `${code}kode batang dipakai dua kali; satu kode batang untuk satu produk.`;
+          : p.otherLine !== undefined
+            ? `${code}sudah menjadi kode batang baris ${p.otherLine}; satu kode batang untuk satu produk.`
+            : `${code}kode batang dipakai dua kali; satu kode batang untuk satu produk.`;
       case 'barcode_count':
         return `Paling banyak ${p.max ?? 20} kode batang.`;
       case 'category':

@@ -125,7 +125,7 @@ test('a file with a bad check digit: its line, column and rule shown, nothing im
   const issues = page.getByTestId('import-issues');
   await expect(issues).toContainText('produk-salah.csv: 2 masalah. Tidak ada yang diimpor');
   await expect(issues.locator('li[data-rule="barcode_check_digit"]')).toContainText(
-    'Baris 3, kolom barcode: angka pemeriksa (angka terakhir) salah',
+    `Baris 3, kolom barcode: ${bad}: angka pemeriksa (angka terakhir) seharusnya ${withCheckDigit('899276110002').at(-1)}`,
   );
   await expect(issues.locator('li[data-rule="price"]')).toContainText('Baris 3, kolom price: Rupiah utuh');
   await expect(page.getByTestId('import-run')).toHaveCount(0);
