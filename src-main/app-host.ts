@@ -24,6 +24,7 @@ import { KeychainStoreSecrets } from './adapters/store-book-keychain';
 import { startAppStoreBook } from './store-book/store-view';
 import type { ShiftService } from './core/shifts/shift-service';
 import { ProductStore } from './core/products/product-store';
+import { CatalogueService } from './core/products/catalogue-service';
 import type { CashLedger } from './core/shifts/cash-ledger';
 import { loadTaxSettings } from './core/settings/sale-settings';
 
@@ -251,8 +252,29 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
   });
   if (storeBook.sync.enrolled) listeners.add((event) => void (event.type === 'order' && storeBook.sync.kick()));
 
+  // The manager's catalogue: its export is fetched as the books' export is (a one-time ticket).
+  const catalogue = new CatalogueService({
+    products,
+    access: store.access,
+    audit: store.audit,
+    clock,
+    defaultTaxCategory: () => loadTaxSettings(store.settings).defaultCategory,
+    timeZone: () => settings().timeZone,
+    prepareFile: (file) => downloads.prepareFile(file),
+  });
+
   return {
-    app: routeApi({ runtime, books, manager, downloads, charges, quiet, listeners, storeBook: storeBook.service }),
+    app: routeApi({
+      runtime,
+      books,
+      manager,
+      downloads,
+      charges,
+      quiet,
+      listeners,
+      storeBook: storeBook.service,
+      catalogue,
+    }),
     get loket() {
       return current().loket;
     },

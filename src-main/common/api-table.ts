@@ -36,10 +36,17 @@ import {
   type SaleView,
 } from './sale';
 import { REFUND_HOWS, type RefundableView, type RefundSaleResult } from './refund-doc';
+import {
+  CATALOGUE_CHUNK_CHARS,
+  type CatalogueImportResult,
+  type CataloguePage,
+  type CatalogueUploadResult,
+  type ProductSaveResult,
+} from './product-form';
 import type { StoreDayReport, StoreLinkView } from './store-book';
 
 /** Which service serves a method (host/api-routing.ts routes to it; the service implements Pick<ApiHandlers, ...>). */
-export type ApiService = 'order' | 'books' | 'shift' | 'sale' | 'refund' | 'storeBook' | 'manager';
+export type ApiService = 'order' | 'books' | 'shift' | 'sale' | 'refund' | 'storeBook' | 'catalogue' | 'manager';
 
 /**
  * Who may call a method: `cashier`, anyone at the till; `manager`, a manager's session (its token is the method's
@@ -567,6 +574,83 @@ export const API_TABLE = {
     access: CASHIER,
     args: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
     result: returns<SaleView>(),
+  },
+  // The manager's catalogue (docs/catalogue.md, "In the app"; core/products/catalogue-service.ts). The form's fields
+  // are checked by the service (common/product-form.ts), which names each field and rule: here only their shapes.
+  catalogueList: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([
+      session,
+      z.object({ search: z.string().max(200).optional(), offset: z.number().int().min(0).optional() }).strict(),
+    ]),
+    result: returns<CataloguePage>(),
+  },
+  saveProduct: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([
+      session,
+      z
+        .object({
+          id: z.string().min(1).max(20).nullable(),
+          product: z
+            .object({
+              sku: z.string().max(400),
+              name: z.string().max(800),
+              barcodes: z.array(z.string().max(64)).max(100),
+              category: z.string().max(400),
+              price: z.number(),
+              taxCategory: z.string().max(40),
+              active: z.boolean(),
+              itemId: z.string().max(400).optional(),
+            })
+            .strict(),
+        })
+        .strict(),
+    ]),
+    result: returns<ProductSaveResult>(),
+  },
+  setProductActive: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([session, z.string().min(1).max(20), z.boolean()]),
+    result: returns<ProductSaveResult>(),
+  },
+  catalogueUpload: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([
+      session,
+      z
+        .object({
+          uploadId: z.string().min(16).max(64).nullable(),
+          data: z.base64().max(CATALOGUE_CHUNK_CHARS),
+        })
+        .strict(),
+    ]),
+    result: returns<CatalogueUploadResult>(),
+  },
+  catalogueImport: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([session, z.object({ uploadId: z.string().min(16).max(64), dryRun: z.boolean() }).strict()]),
+    result: returns<CatalogueImportResult>(),
+  },
+  prepareCatalogueExport: {
+    service: 'catalogue',
+    access: MANAGER,
+    args: z.tuple([
+      session,
+      z
+        .object({
+          format: z.enum(['csv', 'xlsx']),
+          delimiter: z.enum([',', ';']).optional(),
+          bom: z.boolean().optional(),
+        })
+        .strict(),
+    ]),
+    result: returns<DownloadTicket>(),
   },
   // Refunds (docs/tenders.md, "Stored refunds"; core/sales/refund-api.ts): at the till, with a manager's PIN.
   refundableOf: {

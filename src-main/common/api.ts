@@ -142,6 +142,9 @@ export type RefundApiMethod = ApiMethodOf<'refund'>;
 /** The store book's methods (store-book/store-view.ts): the link, and the whole store's books. */
 export const STORE_BOOK_API_METHODS = apiMethodsOf('storeBook');
 export type StoreBookApiMethod = ApiMethodOf<'storeBook'>;
+/** The manager's catalogue (core/products/catalogue-service.ts): products, their import and export. */
+export const CATALOGUE_API_METHODS = apiMethodsOf('catalogue');
+export type CatalogueApiMethod = ApiMethodOf<'catalogue'>;
 /** The manager service's (core/manager-service.ts): the till's people and the manager's screens. */
 export const MANAGER_API_METHODS = apiMethodsOf('manager');
 export type ManagerApiMethod = ApiMethodOf<'manager'>;

@@ -13,6 +13,7 @@ import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
 import type { Download, Downloads } from './downloads';
 import type { StoreBookService } from '../store-book/store-view';
+import type { CatalogueService } from '../core/products/catalogue-service';
 import type { OrderRuntime } from './order-runtime';
 import type { QuietWindow } from './upkeep';
 
@@ -76,6 +77,8 @@ export function routeApi(deps: {
   listeners: Set<(event: LiveEvent) => void>;
   /** The store book's methods and its downloads (store-book/store-view.ts). */
   storeBook: StoreBookService;
+  /** The manager's catalogue (core/products/catalogue-service.ts). */
+  catalogue: CatalogueService;
 }): HostedApi {
   const { runtime, books, manager, charges, quiet } = deps;
   const inRuntime = (method: ApiMethodName, call: () => unknown) => {
@@ -106,6 +109,8 @@ export function routeApi(deps: {
     shift: { serve: () => runtime.current.shifts, around: inRuntime },
     books: { serve: () => books, around: inRuntime },
     storeBook: { serve: () => deps.storeBook },
+    // The catalogue is in the store's books, not the order log: it does not wait for a runtime switch.
+    catalogue: { serve: () => deps.catalogue },
     manager: { serve: () => manager },
   });
   return {

@@ -22,12 +22,10 @@ export interface DownloadSource {
   export: Omit<BooksExport, keyof ExportRequest | 'training'>;
 }
 
-interface Ticket {
-  filename: string;
-  expires: number;
-  export: BooksExport;
-  dbPath: string;
-}
+type Ticket =
+  | { filename: string; expires: number; export: BooksExport; dbPath: string }
+  /** Any other file (the catalogue's export): its type and how it is written, decided when it was prepared. */
+  | { filename: string; expires: number; file: Omit<Download, 'filename'> };
 
 /**
  * Exports prepared and not yet fetched: each fetched once, within DOWNLOAD_TTL_MS of being prepared (on the injected
@@ -54,11 +52,25 @@ export class Downloads {
     return { downloadId, filename };
   }
 
+  /** A file of another kind than the books' export (the catalogue's), fetched the same way: once, in time. */
+  prepareFile(file: Download): DownloadTicket {
+    const now = this.now();
+    for (const [id, t] of this.tickets) if (t.expires < now) this.tickets.delete(id);
+    const downloadId = randomBytes(18).toString('base64url');
+    this.tickets.set(downloadId, {
+      filename: file.filename,
+      expires: now + DOWNLOAD_TTL_MS,
+      file: { contentType: file.contentType, write: file.write },
+    });
+    return { downloadId, filename: file.filename };
+  }
+
   /** The export, taken once: a second take, or one after its time, finds nothing. */
   take(id: string): Download | undefined {
     const entry = this.tickets.get(id);
     this.tickets.delete(id);
     if (!entry || entry.expires < this.now()) return undefined;
+    if ('file' in entry) return { filename: entry.filename, ...entry.file };
     return {
       filename: entry.filename,
       contentType:

@@ -138,6 +138,8 @@ describe('catalogue import: CSV', () => {
         column: 'barcode',
         rule: 'barcode_check_digit',
         message: expect.any(String),
+        // The rule's numbers, for a screen to word it: the code as written and the digit it should end in.
+        params: { code: expect.any(String), expected: expect.any(Number) },
       });
       expect(r.issues.map((i) => i.rule)).toContain('sku_duplicate');
       expect(r.moreIssues).toBe(0);

@@ -8,6 +8,7 @@ import {
   skuKey,
   type ProductFields,
 } from '../../common/product';
+import type { ProductIssueParams } from '../../common/product-form';
 import { MAX_UNIT_PRICE, nameProblem } from '../../common/sale-line';
 import { characterCount } from '../../common/settings';
 import { badTextReason } from '../../common/strict-json';
@@ -92,6 +93,8 @@ export interface CatalogueIssue {
   rule: CatalogueRule;
   /** "line 12, price: a whole number of rupiah … (got "18.5")". */
   message: string;
+  /** The rule's numbers, for a screen to word it (the manager's import): the barcode, its check digit, the first line. */
+  params?: ProductIssueParams;
 }
 
 /** A cell as a reader hands it over: a CSV cell is always text; an XLSX cell may be a number or a boolean. */
@@ -236,13 +239,25 @@ export class CatalogueRows {
   }
 
   /** An issue of the file as a whole or of one of its lines. */
-  issue(line: number | null, column: ColumnName | null, rule: CatalogueRule, problem: string): void {
+  issue(
+    line: number | null,
+    column: ColumnName | null,
+    rule: CatalogueRule,
+    problem: string,
+    params?: ProductIssueParams,
+  ): void {
     if (this.issues.length >= MAX_ISSUES) {
       this.more++;
       return;
     }
     const where = [line === null ? '' : `${this.lineWord} ${line}`, column ?? ''].filter((s) => s !== '').join(', ');
-    this.issues.push({ line, column, rule, message: where === '' ? problem : `${where}: ${problem}` });
+    this.issues.push({
+      line,
+      column,
+      rule,
+      message: where === '' ? problem : `${where}: ${problem}`,
+      ...(params ? { params } : {}),
+    });
   }
 
   get hasHeader(): boolean {
@@ -335,6 +350,7 @@ export class CatalogueRows {
             'sku',
             'sku_duplicate',
             `${shown(sku)} is the SKU of ${this.lineWord} ${first} already; each product has its own`,
+            { otherLine: first },
           );
         else this.skuLines.set(key, line);
       }
@@ -430,13 +446,18 @@ export class CatalogueRows {
           'barcode',
           'barcode_digits',
           `${shown(part)} is a number Excel wrote in scientific notation, and its digits are lost: format the column as Text and save again`,
+          { code: part },
         );
       else {
         const hint =
           numberCell && check.rule === 'length'
             ? ' (the cell is a number, so a leading 0 may have been dropped: format the column as Text)'
             : '';
-        this.issue(line, 'barcode', `barcode_${check.rule}`, `${shown(part)}: ${check.message}${hint}`);
+        this.issue(line, 'barcode', `barcode_${check.rule}`, `${shown(part)}: ${check.message}${hint}`, {
+          code: part,
+          ...(check.expected !== undefined ? { expected: check.expected } : {}),
+          ...(check.rule === 'length' ? { length: part.length } : {}),
+        });
       }
       return;
     }
@@ -448,6 +469,7 @@ export class CatalogueRows {
         'barcode',
         'barcode_duplicate',
         `${shown(part)} is already a barcode of ${where}; a barcode finds one product`,
+        first === line ? { code: part } : { code: part, otherLine: first },
       );
       return;
     }

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { CatalogueItem } from '../../common/api';
 import { checkBarcode } from '../../common/barcode';
 import { quickItemsAsProducts, skuKey, type Product, type ProductFields } from '../../common/product';
+import type { ProductIssue } from '../../common/product-form';
 import type { TaxCategory } from '../../common/tax';
 import type { Clock } from '../ports';
 
@@ -60,6 +61,26 @@ const afterPrefix = (prefix: string): string => prefix + '\u{10ffff}';
 /** Text as an FTS5 phrase: quoted, its quotes doubled, so no character of it is read as the query language. */
 const phrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
+/** A product the manager's form saved: as stored now, whether it is new, and which fields changed. */
+export interface SavedProduct {
+  product: Product;
+  created: boolean;
+  changed: (keyof ProductFields)[];
+}
+
+const FIELD_NAMES = ['sku', 'name', 'barcodes', 'category', 'price', 'taxCategory', 'active', 'itemId'] as const;
+
+/** The fields in which `p` differs from the stored `before`. */
+function changedFields(before: Product, p: ProductFields): (keyof ProductFields)[] {
+  return FIELD_NAMES.filter((f) =>
+    f === 'barcodes' ? before.barcodes.join('|') !== p.barcodes.join('|') : before[f] !== p[f],
+  );
+}
+
+function notFoundIssue(id: string): ProductIssue {
+  return { field: 'sku', rule: 'not_found', message: `product ${id}: no such product` };
+}
+
 export const DEFAULT_SEARCH_LIMIT = 20;
 /** An import changing more products than this rebuilds the name index once instead of row by row. */
 const REBUILD_ABOVE = 500;
@@ -105,25 +126,30 @@ export class ProductStore {
     return this.stmt<[string], ProductRow>(`SELECT ${COLUMNS} FROM products p WHERE p.sku_key = ?`).get(skuKey(text));
   }
 
-  /** Active products matching `text` as the cashier types it (see the module's comment), at most `limit`. */
-  search(text: string, limit = DEFAULT_SEARCH_LIMIT): Product[] {
+  /**
+   * Active products matching `text` as the cashier types it (see the module's comment), at most `limit`; with
+   * `includeInactive` (the manager's list), inactive ones too.
+   */
+  search(text: string, limit = DEFAULT_SEARCH_LIMIT, options: { includeInactive?: boolean } = {}): Product[] {
     const max = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit)));
+    // `p.active >= ?`: 1 for the cashier (active only), 0 for the manager (all); one statement text either way.
+    const minActive = options.includeInactive ? 0 : 1;
     const query = text.trim();
     const rows: ProductRow[] = [];
     const seen = new Set<number>();
     const take = (found: readonly ProductRow[]) => {
       for (const row of found) {
         if (rows.length >= max) return;
-        if (seen.has(row.id) || !row.active) continue;
+        if (seen.has(row.id) || row.active < minActive) continue;
         seen.add(row.id);
         rows.push(row);
       }
     };
     if (query === '') {
       take(
-        this.stmt<[number], ProductRow>(
-          `SELECT ${COLUMNS} FROM products p WHERE p.active = 1 ORDER BY p.name_folded LIMIT ?`,
-        ).all(max),
+        this.stmt<[number, number], ProductRow>(
+          `SELECT ${COLUMNS} FROM products p WHERE p.active >= ? ORDER BY p.name_folded LIMIT ?`,
+        ).all(minActive, max),
       );
       return this.withBarcodes(rows);
     }
@@ -132,44 +158,119 @@ export class ProductStore {
     const folded = foldName(query);
     if (rows.length < max)
       take(
-        this.stmt<[string, string, number], ProductRow>(
-          `SELECT ${COLUMNS} FROM products p WHERE p.name_folded >= ? AND p.name_folded < ? AND p.active = 1
+        this.stmt<[string, string, number, number], ProductRow>(
+          `SELECT ${COLUMNS} FROM products p WHERE p.name_folded >= ? AND p.name_folded < ? AND p.active >= ?
            ORDER BY p.name_folded LIMIT ?`,
-        ).all(folded, afterPrefix(folded), max),
+        ).all(folded, afterPrefix(folded), minActive, max),
       );
     if (rows.length < max) {
       const want = max - rows.length + seen.size;
       take(
         [...folded].length >= 3
-          ? this.stmt<[string, number], ProductRow>(
+          ? this.stmt<[string, number, number], ProductRow>(
               `SELECT ${COLUMNS} FROM products_search s JOIN products p ON p.id = s.rowid
-               WHERE products_search MATCH ? AND p.active = 1 LIMIT ?`,
-            ).all(phrase(query), want)
-          : this.stmt<[string, number], ProductRow>(
-              `SELECT ${COLUMNS} FROM products p WHERE instr(p.name_folded, ?) > 0 AND p.active = 1 LIMIT ?`,
-            ).all(folded, want),
+               WHERE products_search MATCH ? AND p.active >= ? LIMIT ?`,
+            ).all(phrase(query), minActive, want)
+          : this.stmt<[string, number, number], ProductRow>(
+              `SELECT ${COLUMNS} FROM products p WHERE instr(p.name_folded, ?) > 0 AND p.active >= ? LIMIT ?`,
+            ).all(folded, minActive, want),
       );
     }
     if (rows.length < max) {
       const key = skuKey(query);
       take(
-        this.stmt<[string, string, number], ProductRow>(
-          `SELECT ${COLUMNS} FROM products p WHERE p.sku_key >= ? AND p.sku_key < ? AND p.active = 1
+        this.stmt<[string, string, number, number], ProductRow>(
+          `SELECT ${COLUMNS} FROM products p WHERE p.sku_key >= ? AND p.sku_key < ? AND p.active >= ?
            ORDER BY p.sku_key LIMIT ?`,
-        ).all(key, afterPrefix(key), max),
+        ).all(key, afterPrefix(key), minActive, max),
       );
     }
     if (rows.length < max && /^\d+$/.test(query)) {
       // A barcode typed in part; a UPC-A's digits are found in its EAN-13 form (a leading 0).
       for (const prefix of query.length <= 12 ? [query, `0${query}`] : [query])
         take(
-          this.stmt<[string, string, number], ProductRow>(
+          this.stmt<[string, string, number, number], ProductRow>(
             `SELECT ${COLUMNS} FROM product_barcodes b JOIN products p ON p.id = b.product_id
-             WHERE b.code >= ? AND b.code < ? AND p.active = 1 ORDER BY b.code LIMIT ?`,
-          ).all(prefix, afterPrefix(prefix), max),
+             WHERE b.code >= ? AND b.code < ? AND p.active >= ? ORDER BY b.code LIMIT ?`,
+          ).all(prefix, afterPrefix(prefix), minActive, max),
         );
     }
     return this.withBarcodes(rows);
+  }
+
+  /**
+   * One page of every product (active or not) in SKU order, for the manager's list: `offset` rows skipped. The SKU's
+   * unique index walks the rows, so a page deep in 100,000 products costs a few milliseconds.
+   */
+  page(offset: number, limit: number): Product[] {
+    return this.withBarcodes(
+      this.stmt<[number, number], ProductRow>(
+        `SELECT ${COLUMNS} FROM products p ORDER BY p.sku_key LIMIT ? OFFSET ?`,
+      ).all(Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit))), Math.max(0, Math.floor(offset))),
+    );
+  }
+
+  /**
+   * Saves one product from the manager's form: a new one (`id` null) or a change to one, checked against the others
+   * (a SKU, ignoring case, and each barcode belong to one product). A change that changes nothing writes nothing.
+   * Each write is an event (`created` or `updated`, with who did it); `also` runs in the same transaction (the
+   * audit record), so the change and its record are written together or not at all.
+   */
+  save(
+    id: string | null,
+    fields: ProductFields,
+    options: { actor: string; also?: (saved: SavedProduct) => void },
+  ): { ok: true; saved: SavedProduct } | { ok: false; issues: ProductIssue[] } {
+    return this.db
+      .transaction(() => {
+        const before = id === null ? undefined : this.get(id);
+        if (id !== null && before === undefined) return { ok: false as const, issues: [notFoundIssue(id)] };
+        const issues: ProductIssue[] = [];
+        const skuOwner = this.stmt<[string], ProductRow>(`SELECT ${COLUMNS} FROM products p WHERE p.sku_key = ?`).get(
+          skuKey(fields.sku),
+        );
+        if (skuOwner && String(skuOwner.id) !== id)
+          issues.push({
+            field: 'sku',
+            rule: 'sku_duplicate',
+            message: `sku: ${JSON.stringify(fields.sku)} is the SKU of ${JSON.stringify(skuOwner.name)} already`,
+            params: { otherSku: skuOwner.sku, otherName: skuOwner.name },
+          });
+        for (const code of fields.barcodes) {
+          const owner = this.stmt<[string], ProductRow>(
+            `SELECT ${COLUMNS} FROM product_barcodes b JOIN products p ON p.id = b.product_id WHERE b.code = ?`,
+          ).get(code);
+          if (owner && String(owner.id) !== id)
+            issues.push({
+              field: 'barcodes',
+              rule: 'barcode_duplicate',
+              message: `barcodes: ${code} is already the barcode of ${JSON.stringify(owner.name)} (SKU ${JSON.stringify(owner.sku)})`,
+              params: { code, otherSku: owner.sku, otherName: owner.name },
+            });
+        }
+        if (issues.length > 0) return { ok: false as const, issues };
+        if (before) {
+          const changed = changedFields(before, fields);
+          if (changed.length === 0) return { ok: true as const, saved: { product: before, created: false, changed } };
+          const now = this.clock.now().toISOString();
+          const n = Number(before.id);
+          this.stmt<[number]>('DELETE FROM product_barcodes WHERE product_id = ?').run(n);
+          this.update(n, fields, now, true);
+          this.addBarcodes(n, fields.barcodes);
+          this.event(n, now, 'updated', options.actor, fields);
+          const saved = { product: this.get(before.id)!, created: false, changed };
+          options.also?.(saved);
+          return { ok: true as const, saved };
+        }
+        const now = this.clock.now().toISOString();
+        const n = this.insert(fields, now, true);
+        this.addBarcodes(n, fields.barcodes);
+        this.event(n, now, 'created', options.actor, fields);
+        const saved = { product: this.get(String(n))!, created: true, changed: [] };
+        options.also?.(saved);
+        return { ok: true as const, saved };
+      })
+      .immediate();
   }
 
   /** Every product (active or not), by SKU: for the export. Read in pages, so 100,000 products never sit in memory. */

@@ -1,3 +1,4 @@
+import { catalogueEn } from './catalogue-en';
 import type { Messages } from './id';
 import { keychainEn, reasonsEn } from './reasons-en';
 import { shiftEn } from './shift-en';
@@ -415,12 +416,13 @@ export const en: Messages = {
     locksAt: (time) => `Locks itself at ${time} if unused`,
     lock: 'Lock',
     sections: 'Manager sections',
-    groups: { books: 'Books', settings: 'Settings' },
+    groups: { books: 'Books', catalogue: 'Goods', settings: 'Settings' },
     section: {
       desk: 'Order desk',
       attention: 'Attention',
       day: 'End of day',
       export: 'Export',
+      catalogue: 'Products',
       gateway: 'Gateway',
       store: 'Store',
       methods: 'Payment methods',
@@ -740,6 +742,10 @@ export const en: Messages = {
       'shift.paid_out': 'Cash paid out',
       'shift.no_sale': 'Drawer opened without a sale',
       'shift.closed': 'Shift closed (blind count)',
+      'catalogue.imported': 'Products imported',
+      'catalogue.exported': 'Products exported',
+      'product.added': 'Product added',
+      'product.changed': 'Product changed',
     },
   },
   days: {
@@ -976,6 +982,7 @@ export const en: Messages = {
     skew: "the terminal's clock is more than 2 minutes off",
     tillOnly: 'Closing the day and printing its report stay per till: choose "This till".',
   },
+  catalogue: catalogueEn,
   exportOrders: {
     title: 'Export orders',
     intro: 'The orders created on these store days, in every state, as a file for the accountant or Excel.',

@@ -4,6 +4,7 @@ import type { ProbeVerdict } from '../../../src-main/common/manager';
 import type { Delivery, EventSource, OrderEvent, OrderState } from '../../../src-main/common/order';
 import type { AttentionAction, AttentionKind } from '../../../src-main/common/reports';
 import type { StaffRole } from '../../../src-main/common/staff';
+import { catalogueId } from './catalogue-id';
 import { keychainId, reasonsId } from './reasons-id';
 import { shiftId } from './shift-id';
 
@@ -434,12 +435,13 @@ export const id = {
     locksAt: (time: string) => `Terkunci otomatis pukul ${time} bila tidak dipakai`,
     lock: 'Kunci',
     sections: 'Bagian manajer',
-    groups: { books: 'Pembukuan', settings: 'Pengaturan' },
+    groups: { books: 'Pembukuan', catalogue: 'Barang', settings: 'Pengaturan' },
     section: {
       desk: 'Pesanan',
       attention: 'Perlu perhatian',
       day: 'Tutup hari',
       export: 'Ekspor',
+      catalogue: 'Produk',
       gateway: 'Gateway',
       store: 'Toko',
       methods: 'Metode pembayaran',
@@ -762,6 +764,10 @@ export const id = {
       'shift.paid_out': 'Kas keluar',
       'shift.no_sale': 'Laci dibuka tanpa penjualan',
       'shift.closed': 'Shift ditutup (hitungan buta)',
+      'catalogue.imported': 'Produk diimpor',
+      'catalogue.exported': 'Produk diekspor',
+      'product.added': 'Produk ditambahkan',
+      'product.changed': 'Produk diubah',
     },
   },
   /** A range of store days, as the books ask for it. */
@@ -1000,6 +1006,8 @@ export const id = {
     skew: 'jam terminal meleset lebih dari 2 menit',
     tillOnly: 'Menutup hari dan mencetak laporan tetap per kasir: pilih "Kasir ini".',
   },
+  /** The manager's catalogue (catalogue-id.ts). */
+  catalogue: catalogueId,
   exportOrders: {
     title: 'Ekspor pesanan',
     intro: 'Pesanan yang dibuat pada hari-hari toko ini, semua status, sebagai berkas untuk akuntan atau Excel.',

@@ -6,6 +6,7 @@ import type { ExportDelivery } from '../api/client';
 import { CallError, toCallError } from '../api/errors';
 import { AttentionQueue } from './attention-queue.svelte';
 import { AuditViewer } from './audit-viewer.svelte';
+import { CatalogueEditor } from './catalogue-editor.svelte';
 import { DayBook } from './day-book.svelte';
 import type { CallOutcome, ManagerContext } from './manager-context';
 import { MethodsEditor } from './methods-editor.svelte';
@@ -30,6 +31,8 @@ export type ManagerPhase = 'setup' | 'unlock' | 'open';
 
 /** The manager's books: the day's work, from the order desk to the export (docs/end-of-day.md). */
 export const BOOKS_SECTIONS = ['desk', 'attention', 'day', 'export'] as const;
+/** The store's goods: the catalogue of products (docs/catalogue.md, "In the app"). */
+export const CATALOGUE_SECTIONS = ['catalogue'] as const;
 export const SETTINGS_SECTIONS = [
   'gateway',
   'store',
@@ -40,7 +43,7 @@ export const SETTINGS_SECTIONS = [
   'access',
   'audit',
 ] as const;
-export const MANAGER_SECTIONS = [...BOOKS_SECTIONS, ...SETTINGS_SECTIONS] as const;
+export const MANAGER_SECTIONS = [...BOOKS_SECTIONS, ...CATALOGUE_SECTIONS, ...SETTINGS_SECTIONS] as const;
 export type ManagerSectionName = (typeof MANAGER_SECTIONS)[number];
 
 /** Used until the store's own zone is known (as the cashier's screen does). */
@@ -73,6 +76,7 @@ export class ManagerEditors {
   readonly export: OrderExport;
   /** This till's books or the whole store's (the store book), for the day and export screens. */
   readonly storeView: StoreView;
+  readonly catalogue: CatalogueEditor;
 
   constructor(ctx: ManagerContext, now: () => number, books: BooksDeps) {
     this.store = new StoreEditor(ctx);
@@ -95,6 +99,7 @@ export class ManagerEditors {
     });
     this.storeView = new StoreView(ctx);
     this.export = new OrderExport(ctx, { today, deliver: books.deliverExport, storeView: this.storeView });
+    this.catalogue = new CatalogueEditor(ctx, { deliver: books.deliverExport });
   }
 }
 
@@ -254,6 +259,7 @@ export class ManagerSession implements ManagerContext {
     else if (section === 'attention') void editors.attention.open();
     else if (section === 'day') void editors.day.open();
     else if (section === 'export') editors.export.open();
+    else if (section === 'catalogue') void editors.catalogue.open();
   }
 
   /** One order on the desk, with its history (from the attention queue or the day's report). */
