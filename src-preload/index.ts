@@ -47,6 +47,8 @@ const api = {
   lockManager: (...args) => invoke('lockManager', ...args),
   managerView: (...args) => invoke('managerView', ...args),
   updateSettings: (...args) => invoke('updateSettings', ...args),
+  // The Tax section (tax-day-ui).
+  updateSaleSettings: (...args) => invoke('updateSaleSettings', ...args),
   setSecret: (...args) => invoke('setSecret', ...args),
   clearSecret: (...args) => invoke('clearSecret', ...args),
   testConnection: (...args) => invoke('testConnection', ...args),

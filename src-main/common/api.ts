@@ -129,6 +129,17 @@ export const apiArgSchemas = {
   lockManager: z.tuple([session]),
   managerView: z.tuple([session]),
   updateSettings: z.tuple([session, z.enum(SETTINGS_SECTIONS), z.record(z.string(), z.unknown()).nullable()]),
+  // The Tax section (tax-day-ui): the sale's settings, a partial object per section (docs/tax.md).
+  updateSaleSettings: z.tuple([
+    session,
+    z
+      .object({
+        tax: z.record(z.string(), z.unknown()).optional(),
+        cash: z.record(z.string(), z.unknown()).optional(),
+        discounts: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict(),
+  ]),
   setSecret: z.tuple([session, secretName, z.string().min(1).max(1000)]),
   clearSecret: z.tuple([session, secretName]),
   testConnection: z.tuple([session]),
@@ -371,6 +382,7 @@ interface Results {
   lockManager: null;
   managerView: ManagerView;
   updateSettings: ManagerResult;
+  updateSaleSettings: ManagerResult;
   setSecret: ManagerView;
   clearSecret: ManagerView;
   testConnection: ConnectionReport;

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { MIGRATION_12 } from './migration-12-closing-sales';
 import { registerSqlFunctions } from './sql-functions';
 
 /**
@@ -767,6 +768,7 @@ export const MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'shift_events is append-only: a row cannot be deleted'); END;
     `,
   },
+  MIGRATION_12,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -41,6 +41,8 @@ const METHODS = {
   lockManager: true,
   managerView: true,
   updateSettings: true,
+  // The Tax section (tax-day-ui).
+  updateSaleSettings: true,
   setSecret: true,
   clearSecret: true,
   testConnection: true,

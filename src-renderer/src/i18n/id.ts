@@ -5,6 +5,7 @@ import type { Delivery, EventSource, OrderEvent, OrderState } from '../../../src
 import type { AttentionAction, AttentionKind } from '../../../src-main/common/reports';
 import type { StaffRole } from '../../../src-main/common/staff';
 import { keychainId, reasonsId } from './reasons-id';
+import { daySalesId, taxRulesId, taxSettingsId } from './tax-words-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -439,6 +440,7 @@ export const id = {
       export: 'Ekspor',
       gateway: 'Gateway',
       store: 'Toko',
+      tax: 'Pajak',
       methods: 'Metode pembayaran',
       printer: 'Printer',
       display: 'Layar & bahasa',
@@ -1017,7 +1019,11 @@ export const id = {
     notSaved: 'Berkas tidak disimpan.',
   },
   /** Each setting's rule in words, by its path (the server's issue names the field it is about). */
+  // The Tax section and the day's Sales block (tax-words-id.ts).
+  taxSettings: taxSettingsId,
+  daySales: daySalesId,
   rules: {
+    ...taxRulesId,
     storeName: ({ min = 1, max = 40 }: RuleParams) =>
       `${min}–${max} karakter dalam satu baris, tanpa karakter kontrol.`,
     storeAddress: ({ max = 120, maxLines = 3 }: RuleParams) =>

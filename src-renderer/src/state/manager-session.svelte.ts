@@ -23,6 +23,7 @@ import {
   StoreEditor,
 } from './settings-editors.svelte';
 import { STAFF_NAME_MAX, StaffEditor } from './staff-editor.svelte';
+import { TaxEditor } from './tax-editor.svelte';
 import { storeDay } from './store-day';
 
 /** What the manager area shows: first-use setup, the PIN pad, or the unlocked screens. */
@@ -33,6 +34,7 @@ export const BOOKS_SECTIONS = ['desk', 'attention', 'day', 'export'] as const;
 export const SETTINGS_SECTIONS = [
   'gateway',
   'store',
+  'tax',
   'methods',
   'printer',
   'display',
@@ -66,6 +68,8 @@ export class ManagerEditors {
   readonly display: DisplayEditor;
   readonly staff: StaffEditor;
   readonly access: AccessEditor;
+  /** The sale's settings: tax, cash rounding, discount limits. */
+  readonly tax: TaxEditor;
   readonly audit: AuditViewer;
   readonly desk: OrderDesk;
   readonly attention: AttentionQueue;
@@ -84,6 +88,7 @@ export class ManagerEditors {
     this.display = new DisplayEditor(ctx);
     this.staff = new StaffEditor(ctx, now);
     this.access = new AccessEditor(ctx);
+    this.tax = new TaxEditor(ctx);
     this.audit = new AuditViewer(ctx);
     // "Today" is the store's day, whatever zone this screen's clock is in.
     const today = () => storeDay(now(), ctx.view?.settings.timeZone ?? DEFAULT_TIME_ZONE);

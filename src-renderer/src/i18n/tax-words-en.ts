@@ -1,0 +1,97 @@
+import type { RuleParams } from '../../../src-main/common/reasons';
+import type { daySalesId, taxRulesId, taxSettingsId } from './tax-words-id';
+
+/** The Tax section and the day's Sales block, in English: the same keys as tax-words-id.ts. */
+export const taxSettingsEn: typeof taxSettingsId = {
+  title: 'Tax',
+  intro:
+    'PPN, PBJT, the service charge and the tax invoice (PKP), cash rounding and discount limits. ' +
+    'They apply from the next sale; every change is recorded in the audit log.',
+  ppnGroup: 'PPN (VAT)',
+  ppnRate: 'PPN rate (%)',
+  ppnRateHint: 'For example 12 or 12.5.',
+  dpp: 'Tax base (DPP)',
+  dppHint: 'A fraction of the price without tax, e.g. 11/12 (12% × 11/12 = 11% effective).',
+  prices: 'Shelf prices',
+  pricesInclude: 'Include tax',
+  pricesExclude: 'Exclude tax (tax is added at the till)',
+  example: (price: string, ppn: string, dpp: string, pays: string) =>
+    `Example: a price of ${price} → PPN ${ppn}, DPP ${dpp}; the customer pays ${pays}.`,
+  pbjtGroup: 'PBJT and the service charge',
+  pbjtIntro: 'For restaurant food and drink (the pbjt category); PBJT replaces PPN for that category.',
+  pbjtEnabled: 'Charge PBJT (restaurant tax)',
+  pbjtRate: 'PBJT rate (%)',
+  serviceEnabled: 'Charge a service charge',
+  serviceRate: 'Service charge (%)',
+  pkpGroup: 'Registered for VAT (PKP)',
+  pkpEnabled: 'The store is a PKP: the struk serves as the tax invoice',
+  pkpHint: 'The name, address and NPWP are printed on every struk.',
+  sellerName: 'Registered seller name',
+  sellerAddress: 'Registered address',
+  sellerAddressHint: 'At most 3 lines.',
+  npwp: 'NPWP (tax number)',
+  npwpHint: '15 or 16 digits, e.g. 01.234.567.8-901.000',
+  tillGroup: 'At the till',
+  defaultCategory: 'Tax category of a typed line',
+  categories: { ppn: 'PPN (ordinary goods)', pbjt: 'PBJT (restaurant food and drink)', exempt: 'Exempt' },
+  cashRounding: 'Cash rounding',
+  roundings: { off: 'Off', down: 'Down, to Rp100', nearest: 'To the nearest Rp100 (Rp50 up)' },
+  lineDiscountLimit: "Line discount without a manager's PIN, up to (%)",
+  saleDiscountLimit: "Sale discount without a manager's PIN, up to (%)",
+  discountLimitHint: "Above it the cashier needs a manager's PIN; 100 means never.",
+};
+
+export const taxRulesEn: typeof taxRulesId = {
+  'tax.ppn.rateBp': 'A percentage from 0 to 100, at most two decimals, e.g. 12 or 12.5.',
+  'tax.ppn.dpp': 'A fraction such as 11/12: whole numbers, the top no larger than the bottom, at most 10000.',
+  'tax.ppn.dpp.num': 'A fraction such as 11/12: whole numbers, the top no larger than the bottom, at most 10000.',
+  'tax.ppn.dpp.den': 'A fraction such as 11/12: whole numbers, the top no larger than the bottom, at most 10000.',
+  'tax.pricesIncludeTax': 'Including or excluding tax.',
+  'tax.pbjt.enabled': 'On or off.',
+  'tax.pbjt.rateBp': 'A percentage from 0 to 100, at most two decimals, e.g. 10.',
+  'tax.service.enabled': 'On or off.',
+  'tax.service.rateBp': 'A percentage from 0 to 100, at most two decimals, e.g. 5.',
+  'tax.defaultCategory': 'PPN, PBJT or exempt.',
+  'tax.pkp.enabled': 'On or off.',
+  'tax.pkp.sellerName': ({ max = 60 }: RuleParams) =>
+    `The registered name, at most ${max} characters on one line; required for a PKP store.`,
+  'tax.pkp.address': ({ max = 120, maxLines = 3 }: RuleParams) =>
+    `The registered address, at most ${max} characters on at most ${maxLines} lines; required for a PKP store.`,
+  'tax.pkp.npwp':
+    'The NPWP: 15 or 16 digits, with dots, dashes or spaces between them allowed (01.234.567.8-901.000); required for a PKP store.',
+  'cash.rounding': 'Off, down to Rp100, or to the nearest Rp100.',
+  'discounts.lineBp': 'A percentage from 0 to 100, at most two decimals.',
+  'discounts.saleBp': 'A percentage from 0 to 100, at most two decimals.',
+};
+
+export const daySalesEn: typeof daySalesId = {
+  title: 'Sales',
+  atClosing: 'Sales as they were at closing.',
+  none: 'No sales yet on this day.',
+  completed: 'Sales completed',
+  voided: 'Voided (not counted)',
+  open: 'Being paid (not counted)',
+  subtotal: 'Subtotal',
+  discounts: 'Discounts',
+  net: 'Net (without tax)',
+  taxTitle: 'Tax summary',
+  dpp: 'DPP (tax base)',
+  ppn: 'PPN',
+  pbjt: 'PBJT',
+  service: 'Service charge',
+  total: 'Total',
+  rounding: 'Cash rounding',
+  byCategory: 'By category',
+  category: 'Category',
+  noCategory: '(no category)',
+  qty: 'Qty',
+  topSellers: 'Top sellers',
+  product: 'Product',
+  tenders: 'Tenders',
+  kind: 'Kind',
+  count: 'Count',
+  amount: 'Amount',
+  kinds: { cash: 'Cash', gateway: 'Gateway payments', other: 'Other' },
+  cashHanded: 'Cash handed over',
+  change: 'Change given',
+};
