@@ -14,7 +14,8 @@ export const taxSettingsEn: typeof taxSettingsId = {
   dppHint: 'A fraction of the price without tax, e.g. 11/12 (12% × 11/12 = 11% effective).',
   prices: 'Shelf prices',
   pricesInclude: 'Include tax',
-  pricesExclude: 'Exclude tax (tax is added at the till)',
+  pricesExclude: 'Exclude tax',
+  pricesHint: 'Excluding: the tax is added at the till.',
   example: (price: string, ppn: string, dpp: string, pays: string) =>
     `Example: a price of ${price} → PPN ${ppn}, DPP ${dpp}; the customer pays ${pays}.`,
   pbjtGroup: 'PBJT and the service charge',
@@ -66,6 +67,7 @@ export const taxRulesEn: typeof taxRulesId = {
 
 export const daySalesEn: typeof daySalesId = {
   title: 'Sales',
+  summary: 'Summary',
   atClosing: 'Sales as they were at closing.',
   none: 'No sales yet on this day.',
   completed: 'Sales completed',

@@ -16,7 +16,8 @@ export const taxSettingsId = {
   dppHint: 'Pecahan dari harga tanpa pajak, misalnya 11/12 (12% × 11/12 = 11% efektif).',
   prices: 'Harga di rak',
   pricesInclude: 'Sudah termasuk pajak',
-  pricesExclude: 'Belum termasuk pajak (pajak ditambahkan di kasir)',
+  pricesExclude: 'Belum termasuk pajak',
+  pricesHint: 'Belum termasuk: pajak ditambahkan di kasir.',
   example: (price: string, ppn: string, dpp: string, pays: string) =>
     `Contoh: harga ${price} → PPN ${ppn}, DPP ${dpp}; pelanggan membayar ${pays}.`,
   pbjtGroup: 'PBJT dan biaya layanan',
@@ -75,6 +76,7 @@ export const taxRulesId = {
 
 export const daySalesId = {
   title: 'Penjualan',
+  summary: 'Ringkasan',
   atClosing: 'Penjualan saat hari ditutup.',
   none: 'Belum ada penjualan hari ini.',
   completed: 'Penjualan selesai',
