@@ -1,5 +1,6 @@
+import { parsePercentBp } from '../common/tax';
 import { parseArgs } from 'node:util';
-import { changeSaleSettings, loadSaleSettings } from '../core/settings/sale-settings';
+import { loadSaleSettings, saveSaleSettings, type SaleSettingsChange } from '../core/settings/sale-settings';
 import { cliUser, defaultIo, printIssues, readStore, withStore, type Io, type StoreOptions } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 
@@ -35,9 +36,10 @@ const FLAGS: Record<string, string> = {
 
 /** "12", "12%", "12.5" → basis points (1200, 1250); anything else is the flag's mistake. */
 export function percentToBp(flag: string, text: string): number {
-  const m = /^(\d{1,3})(?:[.,](\d{1,2}))?%?$/.exec(text.trim());
-  if (!m) throw new UsageError(`${flag}: a percentage such as 12, 12% or 12.5 (got ${JSON.stringify(text)})`);
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  const bp = parsePercentBp(text);
+  if (bp === undefined)
+    throw new UsageError(`${flag}: a percentage such as 12, 12% or 12.5 (got ${JSON.stringify(text)})`);
+  return bp;
 }
 
 function onOff(flag: string, text: string): boolean {
@@ -124,37 +126,17 @@ export async function runSetTaxCommand(
     });
 
   return withStore(options, async (store) => {
-    const actor = cliUser(options.env);
-    let result: ReturnType<typeof changeSaleSettings> | undefined;
-    store.db
-      .transaction(() => {
-        result = changeSaleSettings(store.settings, { tax, cash, discounts });
-        if (!result.ok) return;
-        for (const field of result.changed)
-          store.audit.record({
-            actor,
-            action: 'settings.changed',
-            field,
-            detail: { from: valueAt(result.before, field), to: valueAt(result.after, field) },
-          });
-      })
-      .immediate();
-    if (!result!.ok) {
-      printIssues(io, result!.issues, FLAGS);
+    const result: SaleSettingsChange = saveSaleSettings(store, cliUser(options.env), { tax, cash, discounts });
+    if (!result.ok) {
+      printIssues(io, result.issues, FLAGS);
       io.err('nothing was changed\n');
       return EXIT.INVALID_INPUT;
     }
     if (!values.json)
-      io.out(result!.changed.length === 0 ? 'nothing changed\n' : `changed: ${result!.changed.join(', ')}\n`);
-    show(result!.after);
+      io.out(result.changed.length === 0 ? 'nothing changed\n' : `changed: ${result.changed.join(', ')}\n`);
+    show(result.after);
     return EXIT.OK;
   });
-}
-
-function valueAt(root: unknown, path: string): unknown {
-  let v: unknown = root;
-  for (const key of path.split('.')) v = (v as Record<string, unknown> | undefined)?.[key];
-  return v ?? null;
 }
 
 function describe(s: ReturnType<typeof loadSaleSettings>): string {

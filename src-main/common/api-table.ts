@@ -289,6 +289,22 @@ export const API_TABLE = {
     args: z.tuple([session, z.enum(SETTINGS_SECTIONS), z.record(z.string(), z.unknown()).nullable()]),
     result: returns<ManagerResult>(),
   },
+  // The Tax section (docs/tax.md): the sale's settings, a partial object per section, checked in core/settings/.
+  updateSaleSettings: {
+    service: 'manager',
+    access: MANAGER,
+    args: z.tuple([
+      session,
+      z
+        .object({
+          tax: z.record(z.string(), z.unknown()).optional(),
+          cash: z.record(z.string(), z.unknown()).optional(),
+          discounts: z.record(z.string(), z.unknown()).optional(),
+        })
+        .strict(),
+    ]),
+    result: returns<ManagerResult>(),
+  },
   setSecret: {
     service: 'manager',
     access: MANAGER,

@@ -1,4 +1,7 @@
+import type { CashSettings } from './cash';
 import type { PaymentMethod } from './payment-methods';
+import type { DiscountLimits } from './sale-totals';
+import type { TaxSettings } from './tax';
 import type { KeychainProblem, Reason } from './reasons';
 import type { LoketMode, LoketSettings, SettingsIssue } from './settings';
 import type { StaffSummary } from './staff';
@@ -38,9 +41,21 @@ export interface ModeStatus {
   noticeReason?: Reason;
 }
 
+/**
+ * The sale's settings (core/settings/sale-settings.ts; docs/tax.md): tax, cash rounding, discount limits. Each its
+ * own key of the settings table, beside `settings`.
+ */
+export interface SaleSettings {
+  tax: TaxSettings;
+  cash: CashSettings;
+  discounts: DiscountLimits;
+}
+
 export interface ManagerView {
   me: StaffSummary;
   settings: LoketSettings;
+  /** The sale's settings: the Tax section edits them (updateSaleSettings). */
+  sale: SaleSettings;
   /** The payment methods in effect: the store's own list, or the bundled catalogue. */
   methods: PaymentMethod[];
   methodsSource: 'bundled' | 'store';

@@ -84,6 +84,8 @@ export interface ClosingRecord {
   figures: ReportFigures;
   /** Attention items open at closing. */
   openAttention: number;
+  /** The day's sales as they were at closing (absent from a closing made before Loket kept them: migration 13). */
+  sales?: SalesFigures;
 }
 
 /** A change to an order of a closed day, after the day was closed: shown on that day's report, never folded in. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mulDivHalfUp, requireSafeInteger } from './money-math';
 import { characterCount, textLines } from './settings';
+import type { RuleParams } from './reasons';
 import { badTextReason } from './strict-json';
 
 /**
@@ -68,15 +69,21 @@ export const fractionSchema = z
 
 const ONOFF = 'on or off (true or false)';
 
-function text(min: number, max: number, rule: string) {
+/** `params`: the rule's numbers, for a screen's own words (SettingsIssue.params). */
+function text(min: number, max: number, rule: string, params: RuleParams) {
   return z
     .string({ error: rule })
-    .refine((s) => badTextReason(s) === undefined, { error: `${rule}, without control characters`, abort: true })
-    .refine((s) => s.trim() === s && characterCount(s) >= min && characterCount(s) <= max, { error: rule });
+    .refine((s) => badTextReason(s) === undefined, {
+      error: `${rule}, without control characters`,
+      abort: true,
+      params,
+    })
+    .refine((s) => s.trim() === s && characterCount(s) >= min && characterCount(s) <= max, { error: rule, params });
 }
 
 const SELLER_RULE = 'at most 60 characters on one line, without spaces at either end';
 const ADDRESS_RULE = 'at most 120 characters on at most 3 lines';
+const ADDRESS_PARAMS: RuleParams = { max: 120, maxLines: 3 };
 const NPWP_RULE =
   "the NPWP's 15 or 16 digits, optionally with dots, dashes or spaces between them (01.234.567.8-901.000)";
 
@@ -91,14 +98,18 @@ export const pkpSettingsSchema = z
   .object({
     /** The store is registered for VAT (Pengusaha Kena Pajak): its struk then serves as the tax invoice. */
     enabled: z.boolean({ error: ONOFF }).default(false),
-    sellerName: text(0, 60, SELLER_RULE).default(''),
+    sellerName: text(0, 60, SELLER_RULE, { max: 60 }).default(''),
     address: z
       .string({ error: ADDRESS_RULE })
       .refine((s) => textLines(s).every((l) => badTextReason(l) === undefined), {
         error: `${ADDRESS_RULE}, without control characters`,
         abort: true,
+        params: ADDRESS_PARAMS,
       })
-      .refine((s) => textLines(s).length <= 3 && characterCount(s) <= 120, { error: ADDRESS_RULE })
+      .refine((s) => textLines(s).length <= 3 && characterCount(s) <= 120, {
+        error: ADDRESS_RULE,
+        params: ADDRESS_PARAMS,
+      })
       .default(''),
     npwp: z
       .string({ error: NPWP_RULE })
@@ -198,6 +209,17 @@ export function categoryTax(category: TaxCategory, sum: number, settings: TaxSet
     return { ...zero, pbjt, service, total: S + service + pbjt };
   }
   return zero;
+}
+
+/**
+ * A percentage as people type it — "12", "12%", "12.5", "12,5" (the Indonesian decimal comma), at most two decimals —
+ * as basis points (1200, 1250); undefined for anything else. The CLI's flags and the manager's Tax screen read rates
+ * with it, so a rate reads the same wherever it is typed; the range (0 to 100%) is the settings schema's rule.
+ */
+export function parsePercentBp(text: string): number | undefined {
+  const m = /^(\d{1,3})(?:[.,](\d{1,2}))?\s*%?$/.exec(text.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
 /** A rate in basis points as people write it: 1200 → "12%", 1250 → "12.5%", 1 → "0.01%". */

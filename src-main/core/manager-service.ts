@@ -35,6 +35,7 @@ import {
   type ChangeResult,
 } from './settings/settings-changes';
 import { saveSettingsChange } from './settings/save-change';
+import { loadSaleSettings, saveSaleSettings, type SaleSettingsPatch } from './settings/sale-settings';
 import type { SettingsStore } from './settings/settings-store';
 import type { AccessControl } from './staff/access';
 
@@ -179,6 +180,18 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     const result = changeSection(current, section, patch);
     const effect: SettingsEffect = section === 'gateway' && current.mode === 'live' ? 'runtime' : 'info';
     return this.apply(who, result, effect);
+  }
+
+  /**
+   * The sale's settings (tax, cash rounding, discount limits; docs/tax.md) through the rule the CLI's `config set-tax`
+   * uses (sale-settings.ts's saveSaleSettings): checked, stored and audited field by field in one transaction. The
+   * next sale reads them; nothing else to rebuild.
+   */
+  async updateSaleSettings(token: string, patch: SaleSettingsPatch): Promise<ManagerResult> {
+    const who = this.requireManager(token);
+    const result = saveSaleSettings(this.store, staffActor(who.me), patch);
+    if (!result.ok) return { ok: false, issues: result.issues };
+    return { ok: true, view: await this.view(who) };
   }
 
   async setSecret(token: string, name: SecretName, value: string): Promise<ManagerView> {
@@ -327,6 +340,7 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     return {
       me,
       settings,
+      sale: loadSaleSettings(this.store.settings),
       methods: settings.paymentMethods ?? this.host.bundledMethods(),
       methodsSource: settings.paymentMethods ? 'store' : 'bundled',
       secrets: { appkey, 'signing-secret': signing },

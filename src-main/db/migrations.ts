@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { MIGRATION_13 } from './migration-13-closing-sales';
 import { registerSqlFunctions } from './sql-functions';
 
 /**
@@ -848,6 +849,7 @@ export const MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'refund_events is append-only'); END;
     `,
   },
+  MIGRATION_13,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -271,6 +271,8 @@ describe('closing the day', () => {
       closedBy: { staffId: books.staff.budi, name: 'Budi' },
       figures: before.figures,
       openAttention: before.attention.length,
+      // The sales as they stood (none on this day: the empty figures, kept as such).
+      sales: before.sales,
     });
     expect(closing.openAttention).toBe(2);
     expect(closingOf(books.loket.db, DAY)).toEqual(closing);

@@ -1008,6 +1008,37 @@ const perMigration: Record<
       expect(() => db.prepare("UPDATE refunds SET reason = 'other'").run()).toThrow(/never changed/);
       expect(() => db.prepare('DELETE FROM refund_lines').run()).toThrow(/never changed/);
       expect(() => db.prepare('DELETE FROM refund_events').run()).toThrow(/append-only/);
+    },
+  },
+  13: {
+    // A closing made before migration 13 keeps its row, with no sales (NULL).
+    seed: (db) => {
+      seedRealisticV5(db);
+      db.prepare(
+        `INSERT INTO closings (day, time_zone, closed_at, closed_by, figures, open_attention, last_event_seq)
+         VALUES ('2025-03-01', 'Asia/Jakarta', ?, 'cli:sri', '{"paid":{"count":1,"amount":25000}}', 0, 3)`,
+      ).run(T0);
+    },
+    added: { closings: { sales: null } },
+    check: (db) => {
+      const close = (day: string, sales: string | null) =>
+        db
+          .prepare(
+            `INSERT INTO closings (day, time_zone, closed_at, closed_by, figures, open_attention, last_event_seq, sales)
+             VALUES (?, 'Asia/Jakarta', ?, 'Sri', '{}', 0, 4, ?)`,
+          )
+          .run(day, T0, sales);
+      close('2025-03-02', '{"total":111000,"tax":{"dpp":91667,"ppn":11000,"pbjt":0,"service":0}}');
+      expect(() => close('2025-03-03', '[1]')).toThrow(/CHECK constraint failed/);
+      expect(() => close('2025-03-03', '{')).toThrow(/CHECK constraint failed/);
+      // Still never changed: not even to add the sales to an older closing.
+      expect(() => db.prepare("UPDATE closings SET sales = '{}' WHERE day = '2025-03-01'").run()).toThrow(
+        /a closed day cannot be changed/,
+      );
+      expect(db.prepare('SELECT day, sales IS NULL AS none FROM closings ORDER BY day').all()).toEqual([
+        { day: '2025-03-01', none: 1 },
+        { day: '2025-03-02', none: 0 },
+      ]);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },

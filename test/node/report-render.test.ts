@@ -277,3 +277,80 @@ describe('the report as an A4 page', () => {
     expect(evil).toContain('Toko &lt;b&gt;&quot;Jaya&quot;&lt;/b&gt; &amp; Co');
   });
 });
+
+describe("the day's sales on the report", () => {
+  const SALES: NonNullable<DayReport['sales']> = {
+    completed: { count: 3, amount: 139_089 },
+    voided: { count: 1, amount: 18_000 },
+    open: { count: 0, amount: 0 },
+    subtotal: 149_000,
+    discounts: 11_600,
+    net: 131_232,
+    tax: { dpp: 25_817, ppn: 3_098, pbjt: 3_224, service: 1_535 },
+    total: 139_089,
+    rounding: -89,
+    byCategory: [
+      { category: 'Sembako', qty: 1, gross: 78_000, discounts: 5_633, net: 72_367, total: 72_367 },
+      { category: '', qty: 3, gross: 71_000, discounts: 5_967, net: 58_865, total: 66_722 },
+    ],
+    byProduct: [{ sku: 'BERAS-5', name: 'Beras 5 kg', qty: 1, net: 72_367, total: 72_367 }],
+    tenders: {
+      byKind: [
+        { kind: 'cash', count: 1, amount: 100_000 },
+        { kind: 'gateway', count: 1, amount: 39_000 },
+      ],
+      byMethod: [{ methodId: 'ewallet_ovo', count: 1, amount: 39_000 }],
+      cashHanded: 150_000,
+      change: 50_000,
+    },
+  };
+  const open = { ...OPEN_TRAINING, sales: SALES };
+  const closed = { ...CLOSED, sales: { ...SALES, total: 1 }, closing: { ...CLOSED.closing!, sales: SALES } };
+
+  it('the A4 page has the Sales block: the figures with the tax summary, by category, top sellers, tenders', () => {
+    const html = renderReportHtml(buildReportDoc(open, { ...CTX, lang: 'en' }));
+    const sales = /<section id="sales">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    for (const [label, amount] of [
+      ['Subtotal', 149_000],
+      ['Discounts', -11_600],
+      ['Net (without tax)', 131_232],
+      ['DPP (tax base)', 25_817],
+      ['PPN', 3_098],
+      ['PBJT', 3_224],
+      ['Service charge', 1_535],
+      ['Cash rounding', -89],
+    ] as const)
+      expect(sales).toContain(`<td>${label}</td><td class="num"></td><td class="num">${formatRupiah(amount)}</td>`);
+    expect(sales).toContain('<td>Sales completed</td><td class="num">3</td><td class="num">Rp139.089</td>');
+    expect(sales).toContain('<td>Sales voided (not counted)</td><td class="num">1</td>');
+    expect(sales).toMatch(/<tfoot><tr><td>Total<\/td><td class="num"><\/td><td class="num">Rp139\.089<\/td>/);
+    expect(html).toMatch(/<section id="salesByCategory">[\s\S]*<td>\(no category\)<\/td>[\s\S]*Rp66\.722/);
+    expect(html).toMatch(/<section id="topSellers">[\s\S]*<td>Beras 5 kg \(BERAS-5\)<\/td>/);
+    // The gateway method by the order figures' label; cash handed over and the change.
+    expect(html).toMatch(
+      /<section id="saleTenders">[\s\S]*<td> {2}OVO<\/td><td class="num">1<\/td><td class="num">Rp39\.000/,
+    );
+    expect(html).toMatch(/<td>Cash handed over<\/td><td class="num"><\/td><td class="num">Rp150\.000<\/td>/);
+  });
+
+  it("a closed day prints the closing's sales, said so; on paper too, within the width", () => {
+    const html = renderReportHtml(buildReportDoc(closed, CTX));
+    expect(html).toContain('Penjualan saat hari ditutup.');
+    expect(html).toContain('Rp139.089');
+    for (const paper of [58, 80] as const) {
+      const bytes = renderReportEscPos(buildReportDoc(closed, CTX), { paper });
+      const lines = printedLines(bytes);
+      for (const line of lines) expect(line.columns, line.text).toBeLessThanOrEqual(CHARS_PER_LINE[paper]);
+      const text = lines.map((l) => l.text.trim()).join('\n');
+      expect(text).toMatch(/PPN\s+Rp3\.098/);
+      expect(text).toMatch(/Total\s+Rp139\.089/);
+      expect(text).toContain('Produk terlaris');
+    }
+  });
+
+  it('a day without any sale prints no Sales block (a day of orders alone reads as before)', () => {
+    const none = { ...SALES, completed: { count: 0, amount: 0 }, voided: { count: 0, amount: 0 } };
+    const html = renderReportHtml(buildReportDoc({ ...OPEN_TRAINING, sales: none }, CTX));
+    expect(html).not.toContain('id="sales"');
+  });
+});

@@ -13,6 +13,7 @@ import {
   type CountAmount,
   type DayReport,
   type ReportFigures,
+  type SalesFigures,
   type WaitingOrder,
 } from '../../common/reports';
 import { rowToEvent, type EventRow } from '../orders/order-rows';
@@ -286,6 +287,8 @@ interface ClosingRow {
   figures: string;
   open_attention: number;
   last_event_seq: number;
+  /** Migration 13; NULL for a closing made before it (and absent in a log opened read-only at an older version). */
+  sales?: string | null;
 }
 
 function toRecord(row: ClosingRow): ClosingRecord {
@@ -296,6 +299,7 @@ function toRecord(row: ClosingRow): ClosingRecord {
     closedBy: { ...(row.closed_by_staff_id === null ? {} : { staffId: row.closed_by_staff_id }), name: row.closed_by },
     figures: JSON.parse(row.figures) as ReportFigures,
     openAttention: row.open_attention,
+    ...(row.sales ? { sales: JSON.parse(row.sales) as SalesFigures } : {}),
   };
 }
 
@@ -388,11 +392,13 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
     const range = storeDays(day, day, options.timeZone);
     const open = attention(db, options.now, { from: range.from, to: range.to }).length;
     const lastSeq = stmt<[], number>(db, 'SELECT COALESCE(MAX(seq), 0) FROM order_events').pluck().get()!;
+    // The sales as they stand now, under the same write lock: the closed day's record carries what was sold.
+    const sales = salesFigures(db, range, options.training ?? false);
     const staffId = options.training ? undefined : options.by.staffId;
     stmt(
       db,
-      `INSERT INTO closings (day, time_zone, closed_at, closed_by_staff_id, closed_by, figures, open_attention, last_event_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO closings (day, time_zone, closed_at, closed_by_staff_id, closed_by, figures, open_attention, last_event_seq, sales)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       day,
       options.timeZone,
@@ -402,6 +408,7 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
       JSON.stringify(dayFigures),
       open,
       lastSeq,
+      JSON.stringify(sales),
     );
     return toRecord(closingRow(db, day)!);
   });

@@ -12,6 +12,7 @@ import {
   type ReportFigures,
 } from '../../common/reports';
 import { formatDateTime, formatDay } from '../../common/dates';
+import { salesSections } from './sales-section';
 
 /**
  * One model of a day's report, rendered two ways like a receipt (docs/receipts.md): an A4 page (report-html.ts)
@@ -42,6 +43,11 @@ export type ReportSectionKey =
   | 'byStaff'
   | 'attention'
   | 'afterClosing'
+  // The day's sales (sales-section.ts): the figures and tax summary, by category, top sellers, tenders.
+  | 'sales'
+  | 'salesByCategory'
+  | 'topSellers'
+  | 'saleTenders'
   // The day's shifts with their cash variance; and the sections of a shift's X/Z report (core/shifts/shift-report-doc.ts).
   | 'shifts'
   | 'shiftTenders'
@@ -287,6 +293,10 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
     lang,
     closing ? t(TEXT.figuresAtClosing) : undefined,
   );
+  // The sales: a closed day's as they were at closing (a closing made before Loket kept them: the sales now).
+  const sales = closing?.sales ?? report.sales;
+  if (sales)
+    sections.push(...salesSections(sales, lang, { atClosing: closing?.sales !== undefined, figures: report.figures }));
   sections.push({
     key: 'attention',
     title: `${t(TEXT.attention)} (${count(report.attention.length)})`,

@@ -2,7 +2,12 @@ import { cashSettingsSchema, DEFAULT_CASH_SETTINGS, type CashSettings } from '..
 import { DEFAULT_DISCOUNT_LIMITS, discountLimitsSchema, type DiscountLimits } from '../../common/sale-totals';
 import { settingsIssues, type SettingsIssue } from '../../common/settings';
 import { DEFAULT_TAX_SETTINGS, taxSettingsSchema, type TaxSettings } from '../../common/tax';
+import type { SaleSettings } from '../../common/manager';
+import type { AuditActor } from '../audit/audit-log';
+import type { SettingsBooks } from './save-change';
 import type { SettingsStore } from './settings-store';
+
+export type { SaleSettings } from '../../common/manager';
 
 /**
  * The sale's settings, each its own key of the settings table (beside `settings`): `tax` (common/tax.ts: PPN, prices
@@ -48,13 +53,6 @@ export function loadDiscountLimits(store: SettingsStore): DiscountLimits {
   return load(store, DISCOUNTS_KEY, (v) => discountLimitsSchema.safeParse(v), DEFAULT_DISCOUNT_LIMITS);
 }
 
-/** The sale's settings as one object, read at each sale (a manager's change applies to the next one). */
-export interface SaleSettings {
-  tax: TaxSettings;
-  cash: CashSettings;
-  discounts: DiscountLimits;
-}
-
 export function loadSaleSettings(store: SettingsStore): SaleSettings {
   return { tax: loadTaxSettings(store), cash: loadCashSettings(store), discounts: loadDiscountLimits(store) };
 }
@@ -66,10 +64,7 @@ export type SaleSettingsChange =
  * Checks a change to the sale's settings (a partial object per section, merged over what is stored) and, when valid,
  * stores it. `changed` lists the fields that changed (`tax.ppn.rateBp`), for the audit log.
  */
-export function changeSaleSettings(
-  store: SettingsStore,
-  patch: { tax?: Record<string, unknown>; cash?: Record<string, unknown>; discounts?: Record<string, unknown> },
-): SaleSettingsChange {
+export function changeSaleSettings(store: SettingsStore, patch: SaleSettingsPatch): SaleSettingsChange {
   const before = loadSaleSettings(store);
   const issues: SettingsIssue[] = [];
   const merge = (a: unknown, b: unknown): unknown =>
@@ -91,6 +86,45 @@ export function changeSaleSettings(
   if (changed.some((f) => f.startsWith('cash.'))) store.set(CASH_KEY, after.cash);
   if (changed.some((f) => f.startsWith('discounts.'))) store.set(DISCOUNTS_KEY, after.discounts);
   return { ok: true, before, after, changed };
+}
+
+/** A change to the sale's settings: a partial object per section. */
+export interface SaleSettingsPatch {
+  tax?: Record<string, unknown>;
+  cash?: Record<string, unknown>;
+  discounts?: Record<string, unknown>;
+}
+
+/**
+ * Checks, stores and audits a change to the sale's settings in one IMMEDIATE transaction (or inside the caller's):
+ * each changed field is one `settings.changed` entry (its path, from and to), written with the change or not at all.
+ * The one way both the CLI's `config set-tax` and the manager's Tax screen change them, so a change reads the same
+ * in the audit log whoever made it; a refusal changes nothing and names each field with its rule.
+ */
+export function saveSaleSettings(
+  books: SettingsBooks,
+  actor: AuditActor,
+  patch: SaleSettingsPatch,
+): SaleSettingsChange {
+  const write = books.db.transaction((): SaleSettingsChange => {
+    const result = changeSaleSettings(books.settings, patch);
+    if (!result.ok) return result;
+    for (const field of result.changed)
+      books.audit.record({
+        actor,
+        action: 'settings.changed',
+        field,
+        detail: { from: valueAt(result.before, field), to: valueAt(result.after, field) },
+      });
+    return result;
+  });
+  return books.db.inTransaction ? write() : write.immediate();
+}
+
+function valueAt(root: unknown, path: string): unknown {
+  let v: unknown = root;
+  for (const key of path.split('.')) v = (v as Record<string, unknown> | undefined)?.[key];
+  return v ?? null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

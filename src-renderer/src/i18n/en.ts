@@ -2,6 +2,7 @@ import { catalogueEn } from './catalogue-en';
 import type { Messages } from './id';
 import { keychainEn, reasonsEn } from './reasons-en';
 import { shiftEn } from './shift-en';
+import { daySalesEn, taxRulesEn, taxSettingsEn } from './tax-words-en';
 
 /** English. Typed as `Messages`: a key missing here, or one id.ts does not have, fails to compile. */
 export const en: Messages = {
@@ -425,6 +426,7 @@ export const en: Messages = {
       catalogue: 'Products',
       gateway: 'Gateway',
       store: 'Store',
+      tax: 'Tax',
       methods: 'Payment methods',
       printer: 'Printer',
       display: 'Display & language',
@@ -1002,7 +1004,11 @@ export const en: Messages = {
     saved: (path) => `Saved: ${path}`,
     notSaved: 'The file was not saved.',
   },
+  // The Tax section and the day's Sales block (tax-words-en.ts).
+  taxSettings: taxSettingsEn,
+  daySales: daySalesEn,
   rules: {
+    ...taxRulesEn,
     storeName: ({ min = 1, max = 40 }) => `${min} to ${max} characters on one line, without control characters.`,
     storeAddress: ({ max = 120, maxLines = 3 }) => `At most ${max} characters on at most ${maxLines} lines.`,
     terminalId: '1 to 8 capital letters or digits.',

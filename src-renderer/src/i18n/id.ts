@@ -7,6 +7,7 @@ import type { StaffRole } from '../../../src-main/common/staff';
 import { catalogueId } from './catalogue-id';
 import { keychainId, reasonsId } from './reasons-id';
 import { shiftId } from './shift-id';
+import { daySalesId, taxRulesId, taxSettingsId } from './tax-words-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -444,6 +445,7 @@ export const id = {
       catalogue: 'Produk',
       gateway: 'Gateway',
       store: 'Toko',
+      tax: 'Pajak',
       methods: 'Metode pembayaran',
       printer: 'Printer',
       display: 'Layar & bahasa',
@@ -1028,7 +1030,11 @@ export const id = {
     notSaved: 'Berkas tidak disimpan.',
   },
   /** Each setting's rule in words, by its path (the server's issue names the field it is about). */
+  // The Tax section and the day's Sales block (tax-words-id.ts).
+  taxSettings: taxSettingsId,
+  daySales: daySalesId,
   rules: {
+    ...taxRulesId,
     storeName: ({ min = 1, max = 40 }: RuleParams) =>
       `${min}–${max} karakter dalam satu baris, tanpa karakter kontrol.`,
     storeAddress: ({ max = 120, maxLines = 3 }: RuleParams) =>

@@ -1,5 +1,5 @@
 import type { Reason } from '../../../src-main/common/reasons';
-import type { DayReport, ReportFigures } from '../../../src-main/common/reports';
+import type { DayReport, ReportFigures, SalesFigures } from '../../../src-main/common/reports';
 import type { CallError } from '../api/errors';
 import type { ManagerContext } from './manager-context';
 import { isDay } from './store-day';
@@ -79,6 +79,17 @@ export class DayBook {
   get figures(): ReportFigures | null {
     const report = this.report;
     return report ? (report.closing?.figures ?? report.figures) : null;
+  }
+
+  /**
+   * The sales that count, as the printed report shows them: the closing's once the day is closed (a closing made
+   * before Loket kept them: the sales now), else the sales now; `atClosing` says which. Null without a report.
+   */
+  get sales(): { figures: SalesFigures; atClosing: boolean } | null {
+    const report = this.report;
+    const closed = report?.closing?.sales;
+    if (closed) return { figures: closed, atClosing: true };
+    return report?.sales ? { figures: report.sales, atClosing: false } : null;
   }
 
   get closed(): boolean {

@@ -24,6 +24,7 @@ import {
   StoreEditor,
 } from './settings-editors.svelte';
 import { STAFF_NAME_MAX, StaffEditor } from './staff-editor.svelte';
+import { TaxEditor } from './tax-editor.svelte';
 import { storeDay } from './store-day';
 
 /** What the manager area shows: first-use setup, the PIN pad, or the unlocked screens. */
@@ -36,6 +37,7 @@ export const CATALOGUE_SECTIONS = ['catalogue'] as const;
 export const SETTINGS_SECTIONS = [
   'gateway',
   'store',
+  'tax',
   'methods',
   'printer',
   'display',
@@ -69,6 +71,8 @@ export class ManagerEditors {
   readonly display: DisplayEditor;
   readonly staff: StaffEditor;
   readonly access: AccessEditor;
+  /** The sale's settings: tax, cash rounding, discount limits. */
+  readonly tax: TaxEditor;
   readonly audit: AuditViewer;
   readonly desk: OrderDesk;
   readonly attention: AttentionQueue;
@@ -88,6 +92,7 @@ export class ManagerEditors {
     this.display = new DisplayEditor(ctx);
     this.staff = new StaffEditor(ctx, now);
     this.access = new AccessEditor(ctx);
+    this.tax = new TaxEditor(ctx);
     this.audit = new AuditViewer(ctx);
     // "Today" is the store's day, whatever zone this screen's clock is in.
     const today = () => storeDay(now(), ctx.view?.settings.timeZone ?? DEFAULT_TIME_ZONE);

@@ -13,6 +13,9 @@ import {
 import type { AppInfo } from '../../../src-main/common/app-info';
 import type { ManagerSessionView, ManagerView, TillStatus } from '../../../src-main/common/manager';
 import { DEFAULT_SETTINGS, type GatewaySettings, type LoketSettings } from '../../../src-main/common/settings';
+import { DEFAULT_CASH_SETTINGS } from '../../../src-main/common/cash';
+import { DEFAULT_DISCOUNT_LIMITS } from '../../../src-main/common/sale-totals';
+import { DEFAULT_TAX_SETTINGS } from '../../../src-main/common/tax';
 import type { StaffSummary } from '../../../src-main/common/staff';
 import type { Order } from '../../../src-main/common/order';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
@@ -263,6 +266,11 @@ export function managerView(
   return {
     me: MANAGER,
     settings: { ...structuredClone(DEFAULT_SETTINGS), ...settings },
+    sale: {
+      tax: structuredClone(DEFAULT_TAX_SETTINGS),
+      cash: structuredClone(DEFAULT_CASH_SETTINGS),
+      discounts: structuredClone(DEFAULT_DISCOUNT_LIMITS),
+    },
     methods: METHODS,
     methodsSource: 'bundled',
     secrets: {
