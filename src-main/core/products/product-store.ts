@@ -85,6 +85,27 @@ export class ProductStore {
     return row ? this.withBarcodes([row])[0] : undefined;
   }
 
+  /**
+   * Several products by id in two statements whatever their number (a cart's lines: one read, not one per line),
+   * keyed by the id as given; an id `get` would not find is absent.
+   */
+  getMany(ids: readonly string[]): Map<string, Product> {
+    const wanted = [...new Set(ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number))];
+    const byId = new Map<number, Product>();
+    if (wanted.length > 0) {
+      const rows = this.stmt<[string], ProductRow>(
+        `SELECT ${COLUMNS} FROM products p WHERE p.id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(wanted));
+      for (const p of this.withBarcodes(rows)) byId.set(Number(p.id), p);
+    }
+    const out = new Map<string, Product>();
+    for (const id of ids) {
+      const p = /^\d{1,15}$/.test(id) ? byId.get(Number(id)) : undefined;
+      if (p) out.set(id, p);
+    }
+    return out;
+  }
+
   /** The product of a barcode (any form a scanner sends) or of a SKU (ignoring case); null when none, or inactive. */
   byCode(code: string, options: { includeInactive?: boolean } = {}): Product | null {
     const text = code.trim();
