@@ -106,6 +106,27 @@ export class ProductStore {
     return row ? this.withBarcodes([row])[0] : undefined;
   }
 
+  /**
+   * Several products by id in two statements whatever their number (a cart's lines: one read, not one per line),
+   * keyed by the id as given; an id `get` would not find is absent.
+   */
+  getMany(ids: readonly string[]): Map<string, Product> {
+    const wanted = [...new Set(ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number))];
+    const byId = new Map<number, Product>();
+    if (wanted.length > 0) {
+      const rows = this.stmt<[string], ProductRow>(
+        `SELECT ${COLUMNS} FROM products p WHERE p.id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(wanted));
+      for (const p of this.withBarcodes(rows)) byId.set(Number(p.id), p);
+    }
+    const out = new Map<string, Product>();
+    for (const id of ids) {
+      const p = /^\d{1,15}$/.test(id) ? byId.get(Number(id)) : undefined;
+      if (p) out.set(id, p);
+    }
+    return out;
+  }
+
   /** The product of a barcode (any form a scanner sends) or of a SKU (ignoring case); null when none, or inactive. */
   byCode(code: string, options: { includeInactive?: boolean } = {}): Product | null {
     const text = code.trim();
@@ -339,11 +360,21 @@ export class ProductStore {
       for (const c of changed) if (c.id !== undefined) dropBarcodes.run(c.id);
       // Row by row the name index costs ten times the rows' own writes; past a few hundred it is rebuilt once.
       const rebuild = changed.length > REBUILD_ABOVE;
+      // Barcodes and events go in multi-row INSERTs (BatchInsert), both flushed before the transaction ends.
+      const barcodes = new BatchInsert(this.db, 'INSERT INTO product_barcodes (code, product_id, position)', 3, 100);
+      const events = new BatchInsert(
+        this.db,
+        'INSERT INTO product_events (product_id, at, type, actor, payload)',
+        5,
+        100,
+      );
       for (const c of changed) {
         const id = c.id === undefined ? this.insert(c.p, now, !rebuild) : this.update(c.id, c.p, now, !rebuild);
-        this.addBarcodes(id, c.p.barcodes);
-        this.event(id, now, c.id === undefined ? 'created' : 'updated', options.actor, c.p);
+        c.p.barcodes.forEach((code, i) => barcodes.add(code, id, i));
+        events.add(id, now, c.id === undefined ? 'created' : 'updated', options.actor, JSON.stringify(c.p));
       }
+      barcodes.flush();
+      events.flush();
       if (rebuild) this.stmt("INSERT INTO products_search (products_search) VALUES ('rebuild')").run();
       return { ok: true as const, ...counts };
     };
@@ -426,13 +457,6 @@ export class ProductStore {
     return id;
   }
 
-  private addBarcodes(id: number, codes: readonly string[]): void {
-    const insert = this.stmt<[string, number, number]>(
-      'INSERT INTO product_barcodes (code, product_id, position) VALUES (?, ?, ?)',
-    );
-    codes.forEach((code, i) => insert.run(code, id, i));
-  }
-
   private event(id: number, at: string, type: 'created' | 'updated' | 'seeded', actor: string, payload: unknown): void {
     this.stmt('INSERT INTO product_events (product_id, at, type, actor, payload) VALUES (?, ?, ?, ?, ?)').run(
       id,
@@ -465,6 +489,46 @@ export class ProductStore {
       this.statements.set(sql, s);
     }
     return s as unknown as Statement<P, R>;
+  }
+}
+
+/**
+ * Rows of one table written `batch` to a statement (a multi-row INSERT) instead of a statement run per row: an import
+ * of 100,000 products writes 100,000 events and as many barcodes, and the statement's own cost per run is a good part
+ * of each. The same rows in the same order: each row gets the next rowid (seq), as one INSERT per row would give it.
+ */
+class BatchInsert {
+  private readonly values: (number | string)[] = [];
+  private full: Statement | undefined;
+
+  constructor(
+    private readonly db: Database,
+    /** `INSERT INTO table (a, b, c)`, without VALUES. */
+    private readonly insert: string,
+    private readonly columns: number,
+    private readonly batch: number,
+  ) {}
+
+  add(...row: (number | string)[]): void {
+    this.values.push(...row);
+    if (this.values.length === this.batch * this.columns) this.write();
+  }
+
+  /** Writes what is left; call before anything reads the table. */
+  flush(): void {
+    if (this.values.length > 0) this.write();
+  }
+
+  private write(): void {
+    const rows = this.values.length / this.columns;
+    const statement = rows === this.batch ? (this.full ??= this.prepare(rows)) : this.prepare(rows);
+    statement.run(this.values);
+    this.values.length = 0;
+  }
+
+  private prepare(rows: number): Statement {
+    const row = `(${Array<string>(this.columns).fill('?').join(', ')})`;
+    return this.db.prepare(`${this.insert} VALUES ${Array<string>(rows).fill(row).join(', ')}`);
   }
 }
 

@@ -214,12 +214,14 @@ export class SaleService {
     const staff = this.deps.till?.().staff ?? null;
     const actor = { actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };
     const tenders: Omit<SaleTender, 'no'>[] = plan.plan.steps.map((step, i) => tenderOf(step, tenderInputs[i]!));
+    // The lines' categories read here, as before, but in one read for the cart rather than one per line.
+    const catalogue = this.deps.products.getMany(lines.flatMap((l) => (l.productId ? [l.productId] : [])));
     const soldLines: Omit<SoldLine, 'lineNo'>[] = lines.map((l, i) => {
       const f = figures.lines[i]!;
       const sold: Omit<SoldLine, 'lineNo'> = {
         lineId: l.lineId,
         name: l.name,
-        category: l.productId ? (this.deps.products.get(l.productId)?.category ?? '') : '',
+        category: l.productId ? (catalogue.get(l.productId)?.category ?? '') : '',
         unitPrice: l.unitPrice,
         qty: l.qty,
         taxCategory: l.taxCategory,
@@ -387,6 +389,10 @@ export class SaleService {
       };
     const issues: SaleFieldIssue[] = [];
     if (cart.lines.length === 0) issues.push({ field: 'lines', rule: 'lines', message: 'lines: a sale needs a line' });
+    // The cart's products in one read (two statements whatever the lines' number), not two queries per line.
+    const catalogue = this.deps.products.getMany(
+      cart.lines.flatMap((l) => (l.productId === undefined ? [] : [l.productId])),
+    );
     const lines: SaleLine[] = cart.lines.map((line, i) => {
       if (line.productId === undefined) {
         // A typed line is what the cashier typed: no SKU, barcode or item_id of the catalogue's.
@@ -396,7 +402,7 @@ export class SaleService {
         delete typed.fixedDenomination;
         return typed;
       }
-      const product = this.deps.products.get(line.productId);
+      const product = catalogue.get(line.productId);
       if (!product || !product.active) {
         issues.push({
           field: `lines[${i}].productId`,
