@@ -39,6 +39,9 @@ const api = {
   saleOf: (...args) => invoke('saleOf', ...args),
   sale: (...args) => invoke('sale', ...args),
   voidSale: (...args) => invoke('voidSale', ...args),
+  // The struk of a sale (tenders-ui).
+  saleReceipt: (...args) => invoke('saleReceipt', ...args),
+  printSaleReceipt: (...args) => invoke('printSaleReceipt', ...args),
   tillStatus: (...args) => invoke('tillStatus', ...args),
   signIn: (...args) => invoke('signIn', ...args),
   signOut: (...args) => invoke('signOut', ...args),

@@ -229,6 +229,17 @@ export const apiArgSchemas = {
   saleOf: z.tuple([z.object({ orderId }).strict()]),
   sale: z.tuple([z.object({ saleId: z.string().min(1).max(40) }).strict()]),
   voidSale: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
+  // The struk of a sale (tenders-ui): its HTML for the screen's print (58, 80 mm or A4), or printed on the printer set up.
+  saleReceipt: z.tuple([
+    z
+      .object({
+        saleId: z.string().min(1).max(40),
+        paper: z.union([z.literal(58), z.literal(80), z.literal('A4')]),
+        copy: z.boolean(),
+      })
+      .strict(),
+  ]),
+  printSaleReceipt: z.tuple([z.object({ saleId: z.string().min(1).max(40), copy: z.boolean() }).strict()]),
   /** A section of Loket's docs that a screen links to (common/docs.ts); anyone at the till may read it. */
   docsSection: z.tuple([z.enum(DOCS_TOPICS)]),
   auditLog: z.tuple([
@@ -322,6 +333,25 @@ export interface DisplayCart {
   total: number | null;
 }
 
+/**
+ * The sale of the order on the display, or a sale just paid in cash or other (tenders-ui): what is paid so far and
+ * still due during a split tender, and the change of a cash tender (shown large).
+ */
+export interface DisplaySale {
+  total: number;
+  /** Paid so far by cash and other tenders and paid gateway orders (a settling cash tender: the rounded due). */
+  paid: number;
+  /** Still due: what the order on the display asks for during a split; 0 once paid. */
+  due: number;
+  /** The change given back (cash only). */
+  change: number;
+  /** The cash rounding line (negative when rounded down); 0 when none. */
+  rounding: number;
+  /** The sale has a cash tender (its change is shown, Rp0 included). */
+  cash: boolean;
+  complete: boolean;
+}
+
 export interface DisplayState {
   mode: AppInfo['mode'];
   storeName: string;
@@ -334,6 +364,8 @@ export interface DisplayState {
   order: DisplayOrder | null;
   /** The cart being rung up at the till, when it has lines (shown until an order takes the display). */
   cart?: DisplayCart;
+  /** The sale of the order on the display, or a sale just paid in cash or other (no order): tenders-ui. */
+  sale?: DisplaySale;
 }
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */
@@ -410,6 +442,9 @@ interface Results {
   saleOf: SaleView | null;
   sale: SaleView | null;
   voidSale: SaleView;
+  // The struk of a sale (tenders-ui).
+  saleReceipt: ReceiptView;
+  printSaleReceipt: PrintResult;
   storeLink: StoreLinkView;
   storeDayReport: StoreDayReport;
   prepareStoreExport: DownloadTicket;
@@ -478,6 +513,9 @@ export const SALE_API_METHODS = [
   'saleOf',
   'sale',
   'voidSale',
+  // The struk of a sale (tenders-ui).
+  'saleReceipt',
+  'printSaleReceipt',
 ] as const satisfies readonly ApiMethodName[];
 export type SaleApiMethod = (typeof SALE_API_METHODS)[number];
 

@@ -10,6 +10,7 @@ import {
   type LiveEvent,
 } from '../common/api';
 import type { AppService } from '../core/app-service';
+import type { ChargeSaleResult } from '../common/sale';
 import type { BooksService } from '../core/books-service';
 import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
@@ -81,7 +82,16 @@ export function routeApi(deps: {
             return saved;
           });
         }
-        return method === 'chargeSale' ? charges.track(() => call(...args)) : call(...args);
+        if (method === 'chargeSale')
+          return charges
+            .track(() => call(...args))
+            .then((result) => {
+              // A sale paid in cash or other only has no order to take the display: its change goes there instead.
+              const charged = result as ChargeSaleResult;
+              if (charged.ok && !charged.order) runtime.current.app.showSale(charged.saleId);
+              return result;
+            });
+        return call(...args);
       };
     } else if ((SHIFT_API_METHODS as readonly string[]).includes(method)) {
       // The shift lives in the order log in use: it waits for a runtime switch like the order methods.

@@ -33,6 +33,9 @@ const METHODS = {
   saleOf: true,
   sale: true,
   voidSale: true,
+  // The struk of a sale (tenders-ui).
+  saleReceipt: true,
+  printSaleReceipt: true,
   tillStatus: true,
   signIn: true,
   signOut: true,
