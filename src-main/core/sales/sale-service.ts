@@ -530,6 +530,7 @@ export class SaleService {
       lines,
       overLimit: discountsOverLimit(lines, cart.saleDiscount, computed.sale, settings.discounts),
       itemName: name.itemName,
+      cashRounding: settings.cash.rounding,
     };
   }
 }
