@@ -232,6 +232,8 @@ export class TenderManager {
       }
       return { kind: 'charge', tenders: [...this.#parts, draft] };
     }
+    // The total is still on its way (the quote): nothing to check the tender against yet; the screen shows "…".
+    if (this.total === null || this.due === null) return { kind: 'invalid' };
     const preview = this.preview;
     if (!preview || !draft) {
       this.#issues = [{ field: `tenders[${this.#parts.length}].amount`, rule: 'amount', message: '' }];
