@@ -261,9 +261,8 @@ export const en: Messages = {
   },
   tender: {
     title: 'Payment',
-    tillGroup: 'Cash & other',
     cashTile: 'Cash',
-    otherTile: 'Card slip / transfer',
+    otherTile: 'Card / transfer',
     total: 'Total',
     taken: 'Paid so far',
     due: 'Still due',

@@ -279,9 +279,8 @@ export const id = {
   /** The tender screen: cash with change, card slip or transfer, split with a gateway payment (tenders-ui). */
   tender: {
     title: 'Pembayaran',
-    tillGroup: 'Tunai & lainnya',
     cashTile: 'Tunai',
-    otherTile: 'Kartu (EDC) / transfer',
+    otherTile: 'Kartu / transfer',
     total: 'Total',
     taken: 'Sudah dibayar',
     due: 'Sisa tagihan',

@@ -13,13 +13,6 @@ import type { SaleView } from '../../../src-main/common/sale';
 import { TenderManager, type TenderEntry } from './tenders.svelte';
 
 /**
- * The sale form's tiles that are not gateway methods: they open the tender screen (cash with change, a card slip or
- * transfer; a split with a gateway payment for the rest) instead of charging at once.
- */
-export const TILL_TENDERS = { cash: '@cash', other: '@other' } as const;
-const TILL_ENTRY: Record<string, TenderEntry> = { [TILL_TENDERS.cash]: 'cash', [TILL_TENDERS.other]: 'other' };
-
-/**
  * What a charge that gave no payment to wait for means for the cashier (field issues stay on the form):
  * - `unknown`: the order may exist at the gateway (`may_exist`): never charge again; check again if there is an order.
  * - `outage`: the gateway did not answer or is down and the order certainly never reached it (`class: 'outage'`,
@@ -49,7 +42,7 @@ export type ChargeOutcome =
   | 'problem'
   | 'busy'
   | 'manager'
-  /** The tender screen opened (the Cash or Card/transfer tile). */
+  /** The tender screen opened (Cash, or Card / transfer). */
   | 'tender'
   /** A tender was taken for part of the sale: the rest is still due. */
   | 'part'
@@ -181,8 +174,6 @@ export class ChargeManager {
   async charge(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
     if (!this.canCharge) return 'busy';
     if (this.tenders.isOpen) return this.chargeTenders(managerPin);
-    const tillEntry = TILL_ENTRY[this.form.methodId];
-    if (tillEntry) return this.openTenders(tillEntry);
     if (!this.cart.empty) return this.#chargeCart(managerPin);
     // An amount that is not whole rupiah is refused here, with its rule at the field: nothing is sent.
     if (!this.form.commitAmount()) {
@@ -226,8 +217,7 @@ export class ChargeManager {
       return 'issues';
     }
     this.#problem = null;
-    const gateway = TILL_ENTRY[this.form.methodId] ? (this.#deps.methods()[0]?.id ?? '') : this.form.methodId;
-    await Promise.all([this.tenders.open(entry, gateway), this.cart.quoteNow()]);
+    await Promise.all([this.tenders.open(entry, this.form.methodId), this.cart.quoteNow()]);
     return 'tender';
   }
 

@@ -153,8 +153,6 @@ export class SaleForm {
 
   /** Keeps the chosen method when it is still offered, else takes the first one. */
   offerMethods(methods: readonly PaymentMethod[]): void {
-    // The till's own tiles (Cash, Card slip / transfer: charge.svelte.ts, TILL_TENDERS) are always on offer.
-    if (this.methodId.startsWith('@')) return;
     if (!methods.some((m) => m.id === this.methodId)) this.methodId = methods[0]?.id ?? '';
   }
 
