@@ -39,7 +39,7 @@ describe("a sale's struk and its tenders on the display", () => {
     const cart = await cartOf(['KOPI-SUSU', 2], ['ES-TEH', 1]); // 44,000
     const charged = await host.app.chargeSale({ cart, tenders: [{ kind: 'cash', handed: 50_000 }] });
     if (!charged.ok) throw new Error(JSON.stringify(charged));
-    expect(host.app.displayState()).toMatchObject({
+    expect(await host.app.displayState()).toMatchObject({
       order: null,
       sale: { total: 44_000, paid: 44_000, due: 0, change: 6_000, cash: true, complete: true },
     });
@@ -60,8 +60,8 @@ describe("a sale's struk and its tenders on the display", () => {
     expect(printed).toMatchObject({ ok: false, reason: { key: 'print.no_printer' } });
 
     // A new sale clears the change off the display.
-    host.app.showOnDisplay(null);
-    expect(host.app.displayState().sale).toBeUndefined();
+    await host.app.showOnDisplay(null);
+    expect((await host.app.displayState()).sale).toBeUndefined();
   });
 
   it('shows what is still due beside the order during a split, and the struk lists the cash and the QRIS payment', async () => {
@@ -74,7 +74,7 @@ describe("a sale's struk and its tenders on the display", () => {
       ],
     });
     if (!split.ok || !split.order) throw new Error(JSON.stringify(split));
-    expect(host.app.displayState()).toMatchObject({
+    expect(await host.app.displayState()).toMatchObject({
       order: { amount: 23_000, state: 'awaiting_payment' },
       sale: { total: 43_000, paid: 20_000, due: 23_000, cash: true, complete: false },
     });
