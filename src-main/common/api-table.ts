@@ -591,6 +591,27 @@ export const API_TABLE = {
     args: z.tuple([z.object({ saleId: z.string().min(1).max(40), reason: reasonSchema }).strict()]),
     result: returns<SaleView>(),
   },
+  // The struk of a sale: its HTML for the screen's print (58, 80 mm or A4), or printed on the printer set up.
+  saleReceipt: {
+    service: 'sale',
+    access: CASHIER,
+    args: z.tuple([
+      z
+        .object({
+          saleId: z.string().min(1).max(40),
+          paper: z.union([z.literal(58), z.literal(80), z.literal('A4')]),
+          copy: z.boolean(),
+        })
+        .strict(),
+    ]),
+    result: returns<ReceiptView>(),
+  },
+  printSaleReceipt: {
+    service: 'sale',
+    access: CASHIER,
+    args: z.tuple([z.object({ saleId: z.string().min(1).max(40), copy: z.boolean() }).strict()]),
+    result: returns<PrintResult>(),
+  },
   // The manager's catalogue (docs/catalogue.md, "In the app"; core/products/catalogue-service.ts). The form's fields
   // are checked by the service (common/product-form.ts), which names each field and rule: here only their shapes.
   catalogueList: {

@@ -103,6 +103,25 @@ export interface DisplayCart {
   total: number | null;
 }
 
+/**
+ * The sale of the order on the display, or a sale just paid in cash or other (tenders-ui): what is paid so far and
+ * still due during a split tender, and the change of a cash tender (shown large).
+ */
+export interface DisplaySale {
+  total: number;
+  /** Paid so far by cash and other tenders and paid gateway orders (a settling cash tender: the rounded due). */
+  paid: number;
+  /** Still due: what the order on the display asks for during a split; 0 once paid. */
+  due: number;
+  /** The change given back (cash only). */
+  change: number;
+  /** The cash rounding line (negative when rounded down); 0 when none. */
+  rounding: number;
+  /** The sale has a cash tender (its change is shown, Rp0 included). */
+  cash: boolean;
+  complete: boolean;
+}
+
 export interface DisplayState {
   mode: AppInfo['mode'];
   storeName: string;
@@ -115,6 +134,8 @@ export interface DisplayState {
   order: DisplayOrder | null;
   /** The cart being rung up at the till, when it has lines (shown until an order takes the display). */
   cart?: DisplayCart;
+  /** The sale of the order on the display, or a sale just paid in cash or other (no order): tenders-ui. */
+  sale?: DisplaySale;
 }
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */

@@ -6,6 +6,7 @@ import { discountSchema, saleLineSchema, type Discount, type SaleLine } from './
 import type { DiscountOverLimit, SaleFigures } from './sale-totals';
 import { pinSchema } from './staff';
 import type { CategoryTax, TaxCategory } from './tax';
+import type { CashRounding } from './cash';
 
 /**
  * The sale as the API carries it (docs/sale.md): the cart being rung up, a quote of its figures, charging it with
@@ -71,6 +72,8 @@ export type SaleQuote =
       overLimit: DiscountOverLimit[];
       /** The gateway's item_name of a charge of this cart. */
       itemName: string;
+      /** The store's cash rounding (settings: cash.rounding), so the tender screen shows the change before charging. */
+      cashRounding?: CashRounding;
     }
   | { ok: false; issues: SaleFieldIssue[] };
 

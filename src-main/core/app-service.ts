@@ -6,6 +6,7 @@ import {
   type CurrentSale,
   type CatalogueItem,
   type DisplayCart,
+  type DisplaySale,
   type DisplayState,
   type LiveEvent,
   type OrderApiMethod,
@@ -68,6 +69,8 @@ export interface AppServiceDeps {
   till?: () => { staff: StaffSummary | null; required: boolean };
   /** The cart being rung up at the till, for the customer display (null when empty). */
   cart?: () => DisplayCart | null;
+  /** A sale as the customer display shows it (tenders-ui): the sale of an order, or a sale by its id; null: none. */
+  saleOnDisplay?: (ref: { orderId: string } | { saleId: string }) => DisplaySale | null;
   /** Why no payment may be taken now (the order log failed its integrity check): a charge is refused with it. */
   refusal?: () => string | undefined;
 }
@@ -78,6 +81,8 @@ export interface AppServiceDeps {
  */
 export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private displayOrderId: string | null = null;
+  /** A sale paid in cash or other (no order) whose change the display shows until the next sale (tenders-ui). */
+  private displaySaleId: string | null = null;
   /**
    * Orders whose last charge the gateway certainly did not take (retry safety `safe_to_resend`: an outage, or the
    * request never left): nothing was charged, and the display says so. Known from the charge's outcome only.
@@ -316,6 +321,18 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return state;
   }
 
+  /**
+   * A sale paid in cash or other only (no order to follow): the display shows its change until the next sale or a
+   * new cart. Not remembered across a restart (nothing is waiting).
+   */
+  showSale(saleId: string): DisplayState {
+    this.setCurrent(null);
+    this.displaySaleId = saleId;
+    const state = this.displayState();
+    this.emit({ type: 'display', state });
+    return state;
+  }
+
   displayState(): DisplayState {
     return this.displayStateOf(this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined);
   }
@@ -332,6 +349,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       idleMessage: display?.idleMessage ?? '',
       timeZone: info.timeZone,
       ...this.cartOnDisplay(),
+      ...this.saleOnDisplay(order),
       order: order
         ? {
             amount: order.amount,
@@ -347,6 +365,17 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
           }
         : null,
     };
+  }
+
+  private saleOnDisplay(order: Order | undefined): { sale?: DisplaySale } {
+    try {
+      const ref = order ? { orderId: order.id } : this.displaySaleId ? { saleId: this.displaySaleId } : undefined;
+      const sale = ref ? this.deps.saleOnDisplay?.(ref) : undefined;
+      return sale ? { sale } : {};
+    } catch {
+      // The display shows the order without its sale's figures rather than nothing.
+      return {};
+    }
   }
 
   private cartOnDisplay(): { cart?: DisplayCart } {
@@ -506,6 +535,8 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   private setCurrent(id: string | null): void {
+    // Another sale (or none) takes the display: a cash sale's change goes with it.
+    this.displaySaleId = null;
     if (id === this.displayOrderId) return;
     this.displayOrderId = id;
     try {

@@ -1,5 +1,5 @@
-import type { DisplayCart } from '../common/api';
-import type { Cart, SaleQuote } from '../common/sale';
+import type { DisplayCart, DisplaySale } from '../common/api';
+import type { Cart, SaleQuote, SaleView } from '../common/sale';
 
 /**
  * The cart as the customer display shows it: each line's name, quantity and total after its discounts (the server's
@@ -17,5 +17,22 @@ export function displayCartOf(cart: Cart, quote: SaleQuote): DisplayCart | null 
       total: quote.figures.lines[i]?.net ?? l.unitPrice * l.qty,
     })),
     total: quote.figures.total,
+  };
+}
+
+/**
+ * A sale as the customer display shows it beside its order (or alone, paid in cash or other): paid so far, still due,
+ * the change and the rounding line. Every figure is the stored sale's; nothing is worked out again but the due.
+ */
+export function displaySaleOf(sale: SaleView): DisplaySale {
+  const complete = sale.state === 'completed';
+  return {
+    total: sale.total,
+    paid: sale.paid,
+    due: complete ? 0 : Math.max(0, sale.total + sale.rounding - sale.paid),
+    change: sale.change,
+    rounding: sale.rounding,
+    cash: sale.tenders.some((t) => t.kind === 'cash'),
+    complete,
   };
 }

@@ -8,6 +8,7 @@ import {
   type DisplayState,
   type LiveEvent,
 } from '../common/api';
+import type { ChargeSaleResult } from '../common/sale';
 import type { BooksService } from '../core/books-service';
 import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
@@ -95,6 +96,13 @@ export function routeApi(deps: {
       serve: () => runtime.current.sales,
       around: (method, call) => {
         const answer = atTheCounter(method, call);
+        if (method === 'chargeSale')
+          return Promise.resolve(answer).then((result) => {
+            // A sale paid in cash or other only has no order to take the display: its change goes there instead.
+            const charged = result as ChargeSaleResult;
+            if (charged.ok && !charged.order) runtime.current.app.showSale(charged.saleId);
+            return result;
+          });
         if (method !== 'saveCart') return answer;
         // The customer display follows the cart as it is rung up.
         return Promise.resolve(answer).then((saved) => {

@@ -19,7 +19,9 @@ import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
 import type { ProductStore } from '../core/products/product-store';
 import type { CashLedger } from '../core/shifts/cash-ledger';
-import { displayCartOf } from '../core/display-cart';
+import { displayCartOf, displaySaleOf } from '../core/display-cart';
+import { saleReceiptHtml } from '../core/receipts/sale-receipt-render';
+import type { SaleReceiptPort } from '../core/sales/sale-service';
 import { SaleService } from '../core/sales/sale-service';
 import { SaleStore } from '../core/sales/sale-store';
 import { RefundApi } from '../core/sales/refund-api';
@@ -160,9 +162,11 @@ export class OrderRuntime {
       const sandbox = loket.sandbox;
       // The cart being rung up, for the display: the sale service is built after the app service it charges through.
       let cartOnDisplay: () => ReturnType<typeof displayCartOf> = () => null;
+      let saleOnDisplay: AppServiceDeps['saleOnDisplay'] = () => null;
       const app = new AppService({
         ...this.deps.service,
         cart: () => cartOnDisplay(),
+        saleOnDisplay: (ref) => saleOnDisplay!(ref),
         log: loket.log,
         orders: loket.orders,
         methods: loket.methods,
@@ -189,6 +193,7 @@ export class OrderRuntime {
         approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
         audit: store.audit,
         cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
+        receipts: this.saleReceipts(loket),
       });
       const saleStore = new SaleStore(loket.db, clock);
       const refunds = new RefundApi(
@@ -225,6 +230,10 @@ export class OrderRuntime {
           print: (receipt) => this.deps.printing.printReceiptDoc(this.deps.settings(), receipt),
         },
       );
+      saleOnDisplay = (ref) => {
+        const sale = 'orderId' in ref ? sales.saleOf(ref) : sales.sale(ref);
+        return sale ? displaySaleOf(sale) : null;
+      };
       cartOnDisplay = () => {
         const cart = sales.currentCart();
         return cart.lines.length === 0 ? null : displayCartOf(cart, sales.quoteSale({ cart }));
@@ -296,6 +305,33 @@ export class OrderRuntime {
       html: (doc) => renderReportHtml(doc),
       print: (doc) => printing.printReport(settings(), doc),
     });
+  }
+
+  /** A sale's struk: the store's header from the settings, printed where receipts print (the host's printing). */
+  private saleReceipts(loket: Loket): SaleReceiptPort {
+    const { settings, printing, clock } = this.deps;
+    const context = (copy: boolean) => {
+      const s = settings();
+      return { lang: s.lang, timeZone: s.timeZone, copy, printedAt: clock.now(), methods: loket.methods };
+    };
+    return {
+      store: () => {
+        const s = settings();
+        return {
+          name: s.storeName,
+          ...(s.storeAddress ? { address: s.storeAddress } : {}),
+          ...(s.receiptHeader ? { headerText: s.receiptHeader } : {}),
+          ...(s.receiptFooter ? { footerText: s.receiptFooter } : {}),
+        };
+      },
+      html: (input, { paper, copy }) => saleReceiptHtml(input, { ...context(copy), paper }),
+      print: async (input, { copy }) => {
+        const printer = printing.saleReceipt(settings());
+        if (!printer) return false;
+        await printer.send({ input, context: context(copy) });
+        return true;
+      },
+    };
   }
 
   private receipts(loket: Loket): ReceiptPort {

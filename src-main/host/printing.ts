@@ -11,6 +11,15 @@ import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
 import { sendToNetworkPrinter } from '../adapters/tcp-printer';
 import type { DrawerPrinter } from '../core/shifts/drawer';
+import type { SaleReceiptInput } from '../core/receipts/sale-receipt-input';
+import type { SaleReceiptContext } from '../core/receipts/sale-receipt';
+import { saleReceiptEscPos, saleReceiptHtml } from '../core/receipts/sale-receipt-render';
+
+/** A sale's struk and how to print it (language, zone, copy, when): what the sale's printer sends. */
+export interface SaleStruk {
+  input: SaleReceiptInput;
+  context: SaleReceiptContext;
+}
 
 /** An ESC/POS network printer given on the command line. */
 export interface NetworkPrinterOption {
@@ -61,6 +70,12 @@ export class HostPrinting {
   readonly receipt = this.printerFor<Receipt>(
     (receipt, paper) => renderEscPos(receipt, { paper }),
     (receipt, paper) => renderReceiptHtml(receipt, { paper }),
+  );
+
+  /** A sale's struk: ESC/POS on the receipt printer, or its HTML on the OS printer (the receipt paper's width). */
+  readonly saleReceipt = this.printerFor<SaleStruk>(
+    (doc, paper) => saleReceiptEscPos(doc.input, { ...doc.context, paper }),
+    (doc, paper) => saleReceiptHtml(doc.input, { ...doc.context, paper }),
   );
 
   /** The day's report: ESC/POS on the receipt printer, or its A4 page on the OS printer. */

@@ -457,6 +457,14 @@ export class ProductStore {
     return id;
   }
 
+  /** One product's barcodes (the manager's form: a handful; the import batches its own). */
+  private addBarcodes(id: number, codes: readonly string[]): void {
+    const insert = this.stmt<[string, number, number]>(
+      'INSERT INTO product_barcodes (code, product_id, position) VALUES (?, ?, ?)',
+    );
+    codes.forEach((code, i) => insert.run(code, id, i));
+  }
+
   private event(id: number, at: string, type: 'created' | 'updated' | 'seeded', actor: string, payload: unknown): void {
     this.stmt('INSERT INTO product_events (product_id, at, type, actor, payload) VALUES (?, ?, ?, ?, ?)').run(
       id,

@@ -27,6 +27,11 @@ import { NoOpenShiftError, type CashLedger } from '../shifts/cash-ledger';
 import type { PinCheckResult } from '../staff/access';
 import { Uuidv7Generator } from '../../db/uuidv7';
 import type { SaleStore } from './sale-store';
+import type { PrintResult } from '../../common/api';
+import type { HtmlPaper } from '../receipts/receipt-html';
+import type { SaleReceiptInput, SaleReceiptStore } from '../receipts/sale-receipt-input';
+import { printProblemOf } from '../print-problem';
+import { saleReceiptInputOf } from './sale-receipt-of';
 
 /**
  * The sale at the counter (docs/sale.md): the cart being rung up (stored per terminal), its figures (recomputed here
@@ -71,6 +76,16 @@ export interface SaleServiceDeps {
   audit?: AuditLog;
   /** Where cash meets the drawer's shift; absent: no shift can be open, so cash is refused. */
   cashLedger?: CashLedger;
+  /** The struk's renderings and the printer set up (the host's); absent: the struk cannot be had here. */
+  receipts?: SaleReceiptPort;
+}
+
+/** The host's side of a sale's struk: the store's header, the two renderings, and the receipt printer. */
+export interface SaleReceiptPort {
+  store(): SaleReceiptStore;
+  html(input: SaleReceiptInput, options: { paper: HtmlPaper; copy: boolean }): string;
+  /** Sends it to the printer set up (network, or the OS's); false when none is set up. Rejects when it fails. */
+  print(input: SaleReceiptInput, options: { copy: boolean }): Promise<boolean>;
 }
 
 /** Order states in which a gateway tender will never be paid: its sale is voided. */
@@ -328,6 +343,94 @@ export class SaleService {
     };
   }
 
+  /**
+   * The sale's struk as HTML, for the screen's print (58, 80 mm or A4). Noted on the sale (and its order) as shown:
+   * once a sale's first struk has been issued, every later one is a copy (docs/receipts.md, one original per sale).
+   */
+  saleReceipt(input: { saleId: string; paper: HtmlPaper; copy: boolean }): { html: string } {
+    const port = this.requireReceipts();
+    const sale = this.requireSale(input.saleId);
+    const copy = input.copy || this.receiptIssued(sale);
+    const html = port.html(this.receiptInput(sale, port), { paper: input.paper, copy });
+    this.noteReceipt(
+      sale,
+      'shown',
+      copy,
+      `struk shown for printing (${input.paper}${input.paper === 'A4' ? '' : ' mm'})`,
+    );
+    return { html };
+  }
+
+  /** Prints the sale's struk on the printer set up; a printer that fails never undoes the sale (the result says). */
+  async printSaleReceipt(input: { saleId: string; copy: boolean }): Promise<PrintResult> {
+    const port = this.requireReceipts();
+    const sale = this.requireSale(input.saleId);
+    const copy = input.copy || this.receiptIssued(sale);
+    try {
+      const printed = await port.print(this.receiptInput(sale, port), { copy });
+      if (!printed)
+        return {
+          ok: false,
+          message: 'No printer is set up: print from this screen instead.',
+          reason: reason('print.no_printer', { what: 'receipt' }),
+        };
+      this.noteReceipt(sale, 'printed', copy, `struk printed${copy ? ' (copy)' : ''}`);
+      return {
+        ok: true,
+        message: copy ? 'Copy printed.' : 'Receipt printed.',
+        reason: reason('print.done', { what: copy ? 'copy' : 'receipt' }),
+      };
+    } catch (err) {
+      // A printer that took the job and did not finish may have printed it: the next one is a copy.
+      if ((err as { reason?: unknown }).reason === 'unfinished')
+        this.noteReceipt(sale, 'uncertain', copy, `struk printer failed: ${(err as Error).message}`);
+      return {
+        ok: false,
+        message: (err as Error).message,
+        reason: reason('print.failed', { problem: printProblemOf(err) }),
+      };
+    }
+  }
+
+  private requireReceipts(): SaleReceiptPort {
+    if (!this.deps.receipts) throw new ApiError('unavailable', 'The struk cannot be printed here.');
+    return this.deps.receipts;
+  }
+
+  private requireSale(saleId: string): SaleView {
+    const sale = this.deps.sales.get(saleId);
+    if (!sale) throw new ApiError('not_found', `sale ${saleId} is not in the log`);
+    return sale;
+  }
+
+  private receiptInput(sale: SaleView, port: SaleReceiptPort): SaleReceiptInput {
+    return saleReceiptInputOf(sale, {
+      serial: this.deps.sales.serialOf(sale.id) ?? sale.id,
+      tax: this.deps.settings().tax,
+      store: port.store(),
+      order: (id) => this.deps.log.get(id),
+    });
+  }
+
+  /** The sale's first struk has been issued (shown for printing, printed, or maybe printed). */
+  private receiptIssued(sale: SaleView): boolean {
+    return this.deps.sales.events(sale.id).some((e) => {
+      const receipt = (e.payload as { receipt?: unknown } | null)?.receipt;
+      return receipt === 'shown' || receipt === 'printed' || receipt === 'uncertain';
+    });
+  }
+
+  /**
+   * A struk issued: a note of the sale, and of its gateway order, so the order's own "receipt printed" (the paid screen
+   * after a reload, the display after a restart) reads the same.
+   */
+  private noteReceipt(sale: SaleView, receipt: 'shown' | 'printed' | 'uncertain', copy: boolean, words: string): void {
+    this.deps.sales.note(sale.id, { actor: 'cashier', payload: { receipt, copy } });
+    for (const t of sale.tenders)
+      if (t.orderId && this.deps.log.get(t.orderId))
+        this.deps.log.note(t.orderId, { source: 'cashier', reason: words, payload: { receipt, copy } });
+  }
+
   /** A gateway order of a sale changed: its tender is paid (the sale completes when all are) or ends unpaid. */
   private orderChanged(order: Order): void {
     if (order.state !== 'paid' && !UNPAID_END.includes(order.state)) return;
@@ -433,6 +536,7 @@ export class SaleService {
       lines,
       overLimit: discountsOverLimit(lines, cart.saleDiscount, computed.sale, settings.discounts),
       itemName: name.itemName,
+      cashRounding: settings.cash.rounding,
     };
   }
 }

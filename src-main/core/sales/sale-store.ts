@@ -259,6 +259,19 @@ export class SaleStore {
     return sale;
   }
 
+  /**
+   * The sale's serial number on its struk (the tax invoice's for a PKP store): the terminal and the sale's place among
+   * the terminal's sales in this log, `T01-000042`. Gap-free and never reused (sales are never deleted).
+   */
+  serialOf(saleId: string): string | undefined {
+    const row = this.stmt<[string], { terminal: string; n: number }>(
+      `SELECT s.terminal_id AS terminal,
+              (SELECT COUNT(*) FROM sales o WHERE o.terminal_id = s.terminal_id AND o.rowid <= s.rowid) AS n
+       FROM sales s WHERE s.id = ?`,
+    ).get(saleId);
+    return row ? `${row.terminal}-${String(row.n).padStart(6, '0')}` : undefined;
+  }
+
   /** The sale a gateway order pays a tender of. */
   saleIdOfOrder(orderId: string): string | undefined {
     return (

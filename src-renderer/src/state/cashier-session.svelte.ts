@@ -34,6 +34,8 @@ export class CashierSession {
   #loadError = $state.raw<CallError | null>(null);
   #connection = $state<ConnectionStatus>('connecting');
   #tab = $state<Tab>('sale');
+  /** The tender screen asked for the shift screen (cash needs an open shift): the shift screen answers it. */
+  #shiftRequested = $state(false);
 
   readonly preferences = new PreferencesManager();
   readonly payment: PaymentPanelManager;
@@ -77,9 +79,14 @@ export class CashierSession {
     this.charge = new ChargeManager({
       api,
       methods: () => this.#methods,
-      blocked: () => this.payment.order !== null || this.payment.busy !== null || this.till.needsSignIn,
+      blocked: () =>
+        this.payment.order !== null ||
+        this.payment.sale !== null ||
+        this.payment.busy !== null ||
+        this.till.needsSignIn,
       onStart: () => this.payment.clearNotice(),
-      onPayment: (order) => this.payment.show(order),
+      onPayment: (order, sale) => this.payment.show(order, sale ? { sale } : {}),
+      onSaleDone: (sale) => this.payment.showSale(sale),
     });
     this.today = new TodayOrdersManager({ api, timeZone: () => this.timeZone, now: options.now ?? systemNow });
     this.late = new LatePaymentsManager({ api });
@@ -115,6 +122,28 @@ export class CashierSession {
 
   get timeZone(): string {
     return this.#info?.timeZone ?? DEFAULT_TIME_ZONE;
+  }
+
+  /**
+   * Cash was refused (or would be) because no shift is open at this till, and the cashier asked to open one. The
+   * shift screen (its own component) opens when this turns true and calls `shiftRequestHandled()`; once a shift is
+   * open, `shiftOpened()` lets the tender screen take cash again.
+   */
+  get shiftRequested(): boolean {
+    return this.#shiftRequested;
+  }
+
+  requestOpenShift(): void {
+    this.#shiftRequested = true;
+  }
+
+  shiftRequestHandled(): void {
+    this.#shiftRequested = false;
+  }
+
+  shiftOpened(): void {
+    this.#shiftRequested = false;
+    this.charge.tenders.shiftOpened();
   }
 
   /** A new sale may start: nothing is waiting for payment. */

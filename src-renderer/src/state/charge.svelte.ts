@@ -8,6 +8,9 @@ import type { ChargeSaleInput, ChargeSaleResult } from '../../../src-main/common
 import { asksForPhone } from '../../../src-main/common/payment-instruction';
 import { CartState, type CartApi } from './cart.svelte';
 import { SaleForm } from './sale-form.svelte';
+import type { TenderInput } from '../../../src-main/common/cash';
+import type { SaleView } from '../../../src-main/common/sale';
+import { TenderManager, type TenderEntry } from './tenders.svelte';
 
 /**
  * What a charge that gave no payment to wait for means for the cashier (field issues stay on the form):
@@ -33,7 +36,18 @@ export type ChargeProblem =
     };
 
 /** What a charge led to, so the view can move the focus to the right place. */
-export type ChargeOutcome = 'payment' | 'issues' | 'problem' | 'busy' | 'manager';
+export type ChargeOutcome =
+  | 'payment'
+  | 'issues'
+  | 'problem'
+  | 'busy'
+  | 'manager'
+  /** The tender screen opened (Cash, or Card / transfer). */
+  | 'tender'
+  /** A tender was taken for part of the sale: the rest is still due. */
+  | 'part'
+  /** The sale was paid in cash or other only: the change shows, nothing waits. */
+  | 'done';
 
 /** A manager's approval of a discount above the limit, sent with the charge (checked by the server, never kept). */
 export interface ManagerApproval {
@@ -68,7 +82,8 @@ export function problemFrom(failure: ChargeFailure, order?: Order, callError?: C
 }
 
 export interface ChargeDeps {
-  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale' | 'chargeSale'> & CartApi;
+  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale' | 'chargeSale' | 'currentShift'> &
+    CartApi;
   /** A new cart line's id. */
   newLineId?: () => string;
   /** The methods on offer, for the fields the chosen one takes. */
@@ -77,8 +92,10 @@ export interface ChargeDeps {
   blocked: () => boolean;
   /** A charge is about to be sent. */
   onStart: () => void;
-  /** A charge (or a check) gave an order to follow: it goes on the payment panel. */
-  onPayment: (order: Order) => void;
+  /** A charge (or a check) gave an order to follow: it goes on the payment panel (with its sale, when a cart's). */
+  onPayment: (order: Order, sale?: SaleView) => void;
+  /** A sale paid in cash or other only: its change and struk go on the panel. */
+  onSaleDone?: (sale: SaleView) => void;
 }
 
 /** How many orders' last live events are remembered for an answer they may have overtaken. */
@@ -89,6 +106,8 @@ export class ChargeManager {
   readonly form = new SaleForm();
   /** The lines being rung up; empty, the form's one amount and item is the sale (today's quick flow). */
   readonly cart: CartState;
+  /** The tender screen: cash with change, card slip or transfer, a split with a gateway payment for the rest. */
+  readonly tenders: TenderManager;
 
   #charging = $state(false);
   /** A re-send or a check of the problem's order in flight. */
@@ -103,6 +122,11 @@ export class ChargeManager {
   constructor(deps: ChargeDeps) {
     this.#deps = deps;
     this.cart = new CartState({ api: deps.api, newLineId: deps.newLineId ?? (() => crypto.randomUUID()) });
+    this.tenders = new TenderManager({
+      api: deps.api,
+      total: () => (this.cart.quote?.ok ? this.cart.quote.figures.total : null),
+      rounding: () => (this.cart.quote?.ok ? (this.cart.quote.cashRounding ?? 'off') : 'off'),
+    });
   }
 
   get selectedMethod(): PaymentMethod | undefined {
@@ -152,6 +176,7 @@ export class ChargeManager {
 
   async charge(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
     if (!this.canCharge) return 'busy';
+    if (this.tenders.isOpen) return this.chargeTenders(managerPin);
     if (!this.cart.empty) return this.#chargeCart(managerPin);
     // An amount that is not whole rupiah is refused here, with its rule at the field: nothing is sent.
     if (!this.form.commitAmount()) {
@@ -184,10 +209,36 @@ export class ChargeManager {
   }
 
   /**
-   * The cart as one sale (chargeSale): the server prices it again and sends its one gateway order; the payment
-   * panel takes the order as it takes today's. An amount and item still typed join the cart first.
+   * The tender screen for the cart (an amount and item still typed join it first): nothing is sent until the tenders
+   * settle the sale. A gateway method chosen on the form is offered for the rest of a split.
    */
-  async #chargeCart(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
+  async openTenders(entry: TenderEntry): Promise<ChargeOutcome> {
+    if (!this.canCharge) return 'busy';
+    if ((this.form.amountText !== '' || this.form.itemName.trim() !== '') && !this.addTypedLine()) return 'issues';
+    if (this.cart.empty) {
+      this.form.showIssues([{ field: 'amount', rule: 'required', message: 'amount: ring up a line first' }]);
+      return 'issues';
+    }
+    this.#problem = null;
+    await Promise.all([this.tenders.open(entry, this.form.methodId), this.cart.quoteNow()]);
+    return 'tender';
+  }
+
+  /** Enter on the tender screen: a part is taken, or the sale is charged with every tender. */
+  async chargeTenders(managerPin?: ManagerApproval): Promise<ChargeOutcome> {
+    if (!this.canCharge) return 'busy';
+    const action = this.tenders.confirm();
+    if (action.kind === 'invalid') return 'issues';
+    if (action.kind === 'part') return 'part';
+    return this.#chargeCart(managerPin, action.tenders);
+  }
+
+  /**
+   * The cart as one sale (chargeSale): the server prices it again and sends its one gateway order; the payment
+   * panel takes the order as it takes today's. An amount and item still typed join the cart first. With `tenders` (the
+   * tender screen) the sale is paid by them: cash and other at once, a gateway tender by its order.
+   */
+  async #chargeCart(managerPin?: ManagerApproval, tenders?: TenderInput[]): Promise<ChargeOutcome> {
     if ((this.form.amountText !== '' || this.form.itemName.trim() !== '') && !this.addTypedLine()) {
       this.#problem = null;
       return 'issues';
@@ -198,8 +249,11 @@ export class ChargeManager {
     this.#deps.onStart();
     try {
       await this.cart.settled();
-      const method = this.selectedMethod;
-      const input: ChargeSaleInput = { cart: this.cart.cart, methodId: this.form.methodId };
+      const gateway = tenders?.find((t) => t.kind === 'gateway');
+      const method = tenders ? this.#deps.methods().find((m) => m.id === gateway?.methodId) : this.selectedMethod;
+      const input: ChargeSaleInput = tenders
+        ? { cart: this.cart.cart, tenders }
+        : { cart: this.cart.cart, methodId: this.form.methodId };
       if (method?.requiresCustomerName && this.form.customerName.trim())
         input.customerName = this.form.customerName.trim();
       if (method && asksForPhone(method) && this.form.phone.trim()) input.phone = this.form.phone.replace(/[\s-]/g, '');
@@ -221,12 +275,15 @@ export class ChargeManager {
     this.form.clearIssues();
     if (result.ok) {
       this.cart.charged();
-      if (result.order) return this.#pay(this.#newest(result.order));
+      this.tenders.reset();
+      if (result.order) return this.#pay(this.#newest(result.order), result.sale);
       this.form.reset();
-      return 'payment';
+      this.#deps.onSaleDone?.(result.sale);
+      return 'done';
     }
     if (result.issues?.length) {
       this.cart.showIssues(result.issues);
+      if (this.tenders.isOpen) this.tenders.showIssues(result.issues);
       this.#problem = null;
       const pin = result.issues.some((i) => i.field === 'managerPin' || i.rule === 'manager_pin_required');
       return pin ? 'manager' : 'issues';
@@ -239,9 +296,12 @@ export class ChargeManager {
     }
     // The sale was written and the gateway refused it or did not answer: the cart went with it (the server cleared
     // it); the order's problem shows as today's.
-    if (result.saleId) this.cart.charged();
+    if (result.saleId) {
+      this.cart.charged();
+      this.tenders.reset();
+    }
     const order = result.order ? this.#newest(result.order) : undefined;
-    if (order && PAYMENT_STATES_SHOWN.includes(order.state)) return this.#pay(order);
+    if (order && PAYMENT_STATES_SHOWN.includes(order.state)) return this.#pay(order, result.sale ?? undefined);
     this.#problem = problemFrom(result.failure, order);
     return 'problem';
   }
@@ -282,6 +342,7 @@ export class ChargeManager {
   startOver(): void {
     this.#problem = null;
     this.form.reset();
+    this.tenders.reset();
   }
 
   /**
@@ -367,11 +428,11 @@ export class ChargeManager {
     return 'problem';
   }
 
-  #pay(order: Order): ChargeOutcome {
+  #pay(order: Order, sale?: SaleView): ChargeOutcome {
     this.#problem = null;
     // The form is the next sale's from now on: nothing of this one (the V1 choice included) sticks into it.
     this.form.reset();
-    this.#deps.onPayment(order);
+    this.#deps.onPayment(order, sale);
     return 'payment';
   }
 }

@@ -6,6 +6,7 @@ import { hasPaymentSlip } from '../../../src-main/common/payment-instruction';
 import { toCallError, type CallError } from '../api/errors';
 import { isNotOlder } from './order-time';
 import type { Paper } from './preferences.svelte';
+import type { SaleView } from '../../../src-main/common/sale';
 
 export type PanelAction = 'simulate' | 'cancel' | 'print' | 'slip' | 'park';
 
@@ -45,6 +46,9 @@ export interface PaymentPanelDeps {
     | 'parkSale'
     | 'paymentSlip'
     | 'printPaymentSlip'
+    | 'saleOf'
+    | 'saleReceipt'
+    | 'printSaleReceipt'
   >;
   /** Training mode (the embedded sandbox): payments can be simulated. */
   training: () => boolean;
@@ -60,6 +64,13 @@ export interface PaymentPanelDeps {
 /** The order being paid, kept current by live events, and what the cashier can do with it. */
 export class PaymentPanelManager {
   #order = $state.raw<Order | null>(null);
+  /**
+   * The sale on the panel: the cart sale the order pays (its struk is what prints), or a sale paid in cash or other
+   * only (no order: its change shows, and its struk).
+   */
+  #sale = $state.raw<SaleView | null>(null);
+  /** Sales whose struk has been issued here (the order's own mark covers a sale with an order). */
+  readonly #salesPrinted = new SvelteSet<string>();
   #busy = $state<PanelAction | null>(null);
   #notice = $state.raw<Notice | null>(null);
   #cancelOpen = $state(false);
@@ -78,6 +89,15 @@ export class PaymentPanelManager {
 
   get order(): Order | null {
     return this.#order;
+  }
+
+  get sale(): SaleView | null {
+    return this.#sale;
+  }
+
+  /** The struk of the sale on the panel has been issued (a sale without an order: printed here). */
+  get saleReceiptPrinted(): boolean {
+    return this.#sale !== null && this.#salesPrinted.has(this.#sale.id);
   }
 
   get busy(): PanelAction | null {
@@ -110,13 +130,15 @@ export class PaymentPanelManager {
    * An order to follow: the one just charged, one a check found, or the sale in progress after a reload
    * (`receiptPrinted`: the server's word that its receipt has been printed already).
    */
-  show(order: Order, options: { receiptPrinted?: boolean; restored?: boolean } = {}): void {
+  show(order: Order, options: { receiptPrinted?: boolean; restored?: boolean; sale?: SaleView } = {}): void {
     this.#notice = options.restored ? { kind: 'restored' } : null;
     if (order.id !== this.#order?.id) {
       // A cancel dialog was about the order that was on the panel: it must not cancel the one that comes now.
       this.#cancelOpen = false;
       this.#cancelError = undefined;
-    }
+      // An order shown without its sale (after a reload, from today's list) may still be a cart sale's: Print asks.
+      this.#sale = options.sale ?? null;
+    } else if (options.sale) this.#sale = options.sale;
     this.#order = order;
     if (options.receiptPrinted) this.#markPrinted(order.id);
     this.#autoPrintWhenDue();
@@ -143,8 +165,30 @@ export class PaymentPanelManager {
     }
   }
 
+  /**
+   * A sale paid in cash or other only: nothing waits, the panel shows its change and prints its struk (once by itself
+   * when the store prints automatically).
+   */
+  showSale(sale: SaleView): void {
+    this.#order = null;
+    this.#cancelOpen = false;
+    this.#notice = null;
+    this.#sale = sale;
+    if (this.#deps.autoPrint() && !this.#busy) void this.printSale(false, undefined, true);
+  }
+
+  /** The cart sale an order pays, or null (a plain order; or not known: its own receipt prints, nothing is lost). */
+  async #saleOfOrder(orderId: string): Promise<SaleView | null> {
+    try {
+      return await this.#deps.api.saleOf({ orderId });
+    } catch {
+      return null;
+    }
+  }
+
   /** The sale is over: an empty panel. */
   clear(): void {
+    this.#sale = null;
     this.#order = null;
     this.#notice = null;
     this.#cancelOpen = false;
@@ -218,6 +262,14 @@ export class PaymentPanelManager {
   async printReceipt(orderId: string, copy: boolean, auto = false): Promise<void> {
     if (this.#busy) return;
     await this.#act('print', async () => {
+      // A cart sale's order: the sale's struk (its lines, tax and tenders) is the receipt. Not known yet (a reload, a
+      // reprint from today's list): asked first.
+      const known = this.#sale?.tenders.some((t) => t.orderId === orderId) ? this.#sale : null;
+      const sale = known ?? (await this.#saleOfOrder(orderId));
+      if (sale) {
+        if (this.#order?.id === orderId) this.#sale = sale;
+        return this.#printStruk(sale, copy, undefined, auto);
+      }
       if (this.#deps.networkPrinter()) {
         const result = await this.#deps.api.printReceipt(orderId, { copy });
         this.#notice = result.ok
@@ -230,6 +282,41 @@ export class PaymentPanelManager {
       await this.#deps.printDocument(html);
       this.#markPrinted(orderId);
     });
+  }
+
+  /**
+   * Prints the struk of the sale on the panel once: on the printer set up (its answer shown; a failure never undoes
+   * the sale), else with the browser's print of its HTML on the paper chosen, or on A4 (`paper`).
+   */
+  async printSale(copy: boolean, paper?: 'A4', auto = false): Promise<void> {
+    const sale = this.#sale;
+    if (!sale || this.#busy) return;
+    await this.#act('print', () => this.#printStruk(sale, copy, paper, auto));
+  }
+
+  async #printStruk(sale: SaleView, copy: boolean, paper: 'A4' | undefined, auto: boolean): Promise<void> {
+    const orderId = sale.tenders.find((t) => t.orderId)?.orderId;
+    const issued = this.#salesPrinted.has(sale.id) || (orderId !== undefined && this.#printed.has(orderId));
+    if (this.#deps.networkPrinter() && paper === undefined) {
+      const result = await this.#deps.api.printSaleReceipt({ saleId: sale.id, copy: copy || issued });
+      this.#notice = result.ok
+        ? { kind: 'printed', auto }
+        : { kind: 'print_failed', ...(result.reason ? { reason: result.reason } : {}) };
+      if (result.ok) this.#markSalePrinted(sale.id, orderId);
+      return;
+    }
+    const { html } = await this.#deps.api.saleReceipt({
+      saleId: sale.id,
+      paper: paper ?? this.#deps.paper(),
+      copy: copy || issued,
+    });
+    await this.#deps.printDocument(html);
+    this.#markSalePrinted(sale.id, orderId);
+  }
+
+  #markSalePrinted(saleId: string, orderId: string | undefined): void {
+    this.#salesPrinted.add(saleId);
+    if (orderId) this.#markPrinted(orderId);
   }
 
   /**
