@@ -63,6 +63,16 @@ export function answerShapes(layout: AnswerShape['layout']): AnswerShape[] {
   return [...shapes.filter((a) => !a.last), ...shapes.filter((a) => a.last)];
 }
 
+/**
+ * The kinds with a code paid into later (a VA or a store's payment code), as an SQL list (`'va_bank', 'va_cstore'`)
+ * for the exports' va_number column. Kind names are lower-case letters and underscores, so quoting is enough.
+ */
+export function codeKindsSql(): string {
+  return kindsWhere((k) => k.code !== undefined)
+    .map((k) => `'${k}'`)
+    .join(', ');
+}
+
 /** A kind's order refused before it is written: which field, which rule. */
 export function unknownKindMessage(field: string, value: unknown): string {
   return `${field}: ${JSON.stringify(value)} is not a payment kind (one of ${PAYMENT_KINDS.join(', ')})`;
