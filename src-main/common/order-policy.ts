@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OrderState } from './order';
+import { unknownKindMessage } from './payment-kinds';
 import { reason, type Reason } from './reasons';
 
 /**
@@ -229,6 +230,21 @@ export class InvalidReasonError extends OrderRuleError {
     super(REASON_RULE);
     this.name = 'InvalidReasonError';
     this.because(reason('order.reason_rule', { min: REASON_MIN, max: REASON_MAX }));
+  }
+}
+
+/**
+ * An order of a kind the registry (common/payment-kinds/) does not know. The schema no longer lists the kinds
+ * (migration 12), so the order log refuses one before it writes anything.
+ */
+export class UnknownKindError extends OrderRuleError {
+  readonly code = 'invalid_arguments';
+  constructor(
+    readonly orderId: string,
+    readonly kind: unknown,
+  ) {
+    super(`order ${orderId}: ${unknownKindMessage('kind', kind)}`);
+    this.name = 'UnknownKindError';
   }
 }
 

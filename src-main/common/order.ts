@@ -1,3 +1,4 @@
+import type { KindInstruction } from './payment-kinds';
 import type { PaymentKind } from './payment-methods';
 
 /**
@@ -40,30 +41,12 @@ export type Delivery = 'pending' | 'not_sent' | 'sent' | 'answered';
 
 /**
  * What the customer needs to pay, parsed by the response's shape (never by method id). Field names and
- * values are the gateway's, as it sent them; unknown extra fields are kept in `extra`.
+ * values are the gateway's, as it sent them; unknown extra fields are kept in `extra`. A kind's instruction
+ * (common/payment-kinds/answer-shapes.ts), or a V1 order's payment page, which fits every kind.
  */
-export type PaymentInstruction = (
-  | { type: 'qr'; qrString: string; qrisUrl?: string; back_url?: string }
-  | { type: 'ewallet'; redirect: string; qrisUrl?: string; back_url?: string }
-  | {
-      type: 'sms_reply';
-      keyword: string;
-      sms_code: string;
-      short_code?: string;
-      phone_number?: string;
-      trx_type?: string;
-    }
-  | { type: 'carrier_billing' }
-  | {
-      type: 'virtual_account';
-      va: string;
-      payment_url?: string;
-      customer_name?: string;
-      expired_date?: string;
-      transaction_id?: string;
-    }
-  | { type: 'payment_page'; url: string; token: string }
-) & { extra?: Record<string, unknown> };
+export type PaymentInstruction = (KindInstruction | { type: 'payment_page'; url: string; token: string }) & {
+  extra?: Record<string, unknown>;
+};
 
 export interface Rejection {
   retcode?: string;

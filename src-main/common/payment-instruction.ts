@@ -1,4 +1,5 @@
 import type { Order } from './order';
+import { kindSpec } from './payment-kinds';
 import type { PaymentMethod } from './payment-methods';
 
 /*
@@ -18,7 +19,7 @@ export function hasPaymentSlip(order: Order): boolean {
   return (
     order.state === 'awaiting_payment' &&
     order.instruction?.type === 'virtual_account' &&
-    (order.kind === 'va_bank' || order.kind === 'va_cstore')
+    kindSpec(order.kind).code !== undefined
   );
 }
 
@@ -46,5 +47,5 @@ export function smsReplyNumber(order: Pick<Order, 'instruction' | 'phone'>): str
  * to. (A catalogue saved before this rule may still say requiresPhone: false for such a method.)
  */
 export function asksForPhone(method: Pick<PaymentMethod, 'kind' | 'requiresPhone' | 'hasShortCode'>): boolean {
-  return method.requiresPhone || (method.kind === 'airtime_sms' && !method.hasShortCode);
+  return method.requiresPhone || (kindSpec(method.kind).phone === 'sms_reply' && !method.hasShortCode);
 }

@@ -1,16 +1,8 @@
 import { z } from 'zod';
+import { kindsWhere, kindSpec, PAYMENT_KINDS } from './payment-kinds';
 
-/** The answer shapes of the interface's table (docs/gateway-interface.md, "Answers"), one per kind; responses are parsed by shape, not by id. */
-export const PAYMENT_KINDS = [
-  'qris',
-  'ewallet_redirect',
-  'ewallet_qr_redirect',
-  'airtime_sms',
-  'airtime',
-  'va_bank',
-  'va_cstore',
-] as const;
-export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+/** The kinds live in the registry (common/payment-kinds/): one module each; answers are parsed by shape, not by id. */
+export { PAYMENT_KINDS, type PaymentKind } from './payment-kinds';
 
 const label = z.object({ id: z.string().min(1), en: z.string().min(1) }).strict();
 
@@ -40,12 +32,12 @@ export const paymentMethodSchema = z
   })
   .strict()
   .refine((m) => m.minAmount <= m.maxAmount, { message: 'minAmount must not exceed maxAmount', path: ['minAmount'] })
-  .refine((m) => !m.hasShortCode || m.kind === 'airtime_sms', {
-    message: 'hasShortCode applies to airtime_sms only',
+  .refine((m) => !m.hasShortCode || kindSpec(m.kind).catalogue?.shortCode === true, {
+    message: `hasShortCode applies to ${kindsWhere((k) => k.catalogue?.shortCode === true).join(', ')} only`,
     path: ['hasShortCode'],
   })
-  .refine((m) => !m.requiresCustomerName || m.kind === 'va_bank', {
-    message: 'requiresCustomerName applies to bank virtual accounts only',
+  .refine((m) => !m.requiresCustomerName || kindSpec(m.kind).catalogue?.customerName === true, {
+    message: `requiresCustomerName applies to ${kindsWhere((k) => k.catalogue?.customerName === true).join(', ')} only`,
     path: ['requiresCustomerName'],
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_GATEWAY_TIME_ZONE } from './gateway-time';
+import { kindSpec } from './payment-kinds';
 import { PAYMENT_KINDS, paymentCatalogueSchema, type PaymentKind } from './payment-methods';
 import type { Reason, RuleParams } from './reasons';
 
@@ -110,13 +111,19 @@ function hasNoUserInfo(url: string): boolean {
   return !/^https?:\/\/[^/?#]*@/i.test(url);
 }
 
+/**
+ * A kind's lifetime in seconds. A kind added to the registry since the settings were saved gets its module's
+ * lifetime, so a new kind needs no settings migration.
+ */
+const kindLifetime = (kind: PaymentKind) =>
+  wholeNumber(30, 7 * 24 * 3600, 'a whole number of seconds from 30 to 604800 (7 days)').default(
+    kindSpec(kind).lifetimeSeconds,
+  );
 const kindSeconds = z.object(
-  Object.fromEntries(
-    PAYMENT_KINDS.map((k) => [
-      k,
-      wholeNumber(30, 7 * 24 * 3600, 'a whole number of seconds from 30 to 604800 (7 days)'),
-    ]),
-  ) as Record<PaymentKind, z.ZodNumber>,
+  Object.fromEntries(PAYMENT_KINDS.map((k) => [k, kindLifetime(k)])) as Record<
+    PaymentKind,
+    ReturnType<typeof kindLifetime>
+  >,
 );
 
 // ---------------------------------------------------------------- the gateway
@@ -351,15 +358,11 @@ export const DEFAULT_SETTINGS: LoketSettings = {
   paymentMethods: null,
   gateway: null,
   callbackListener: null,
-  fallbackTtlSeconds: {
-    qris: 15 * 60,
-    ewallet_redirect: 15 * 60,
-    ewallet_qr_redirect: 15 * 60,
-    airtime_sms: 10 * 60,
-    airtime: 10 * 60,
-    va_bank: 24 * 3600,
-    va_cstore: 24 * 3600,
-  },
+  // Each kind's own (common/payment-kinds/): 15 min for QRIS and e-wallets, 10 for carrier billing, 24 h for codes.
+  fallbackTtlSeconds: Object.fromEntries(PAYMENT_KINDS.map((k) => [k, kindSpec(k).lifetimeSeconds])) as Record<
+    PaymentKind,
+    number
+  >,
 };
 
 // ---------------------------------------------------------------- problems in plain words

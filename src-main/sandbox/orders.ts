@@ -1,24 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { OrderRequest } from '../common/order-request';
-import type { PaymentKind, PaymentMethod } from '../common/payment-methods';
+import { kindSpec, PAYMENT_KINDS, type PaymentKind } from '../common/payment-kinds';
+import type { SandboxPayment } from '../common/payment-kinds/kind-spec';
+import type { PaymentMethod } from '../common/payment-methods';
 
 /** The sandbox's own order states (the aggregator's interface shows none; Loket's callbacks and inquiry name PAID/EXPIRED/FAILED). */
 export type SandboxStatus = 'PENDING' | 'PAID' | 'EXPIRED' | 'FAILED';
 
 /** Everything the sandbox hands the payer, whichever of it a V2 response shows for the method's kind. */
-export interface PaymentData {
-  qrString?: string;
-  qrisUrl?: string;
-  redirect?: string;
-  back_url?: string;
-  va?: string;
-  payment_url?: string;
-  keyword?: string;
-  sms_code?: string;
-  short_code?: string;
-  trx_type?: string;
-  phone_number?: string;
-}
+export type PaymentData = SandboxPayment;
 
 export interface SandboxOrder {
   api: 'v1' | 'v2';
@@ -34,16 +24,10 @@ export interface SandboxOrder {
   payment: PaymentData;
 }
 
-/** Lifetimes per kind, in seconds (the interface gives none: docs/sandbox.md). */
-export const DEFAULT_TTL_SECONDS: Record<PaymentKind, number> = {
-  qris: 15 * 60,
-  ewallet_redirect: 15 * 60,
-  ewallet_qr_redirect: 15 * 60,
-  airtime_sms: 10 * 60,
-  airtime: 10 * 60,
-  va_bank: 24 * 60 * 60,
-  va_cstore: 24 * 60 * 60,
-};
+/** Lifetimes per kind, in seconds (the interface gives none: docs/sandbox.md): each kind's own. */
+export const DEFAULT_TTL_SECONDS = Object.fromEntries(
+  PAYMENT_KINDS.map((k) => [k, kindSpec(k).lifetimeSeconds]),
+) as Record<PaymentKind, number>;
 
 /** Realistic-looking prefixes so numbers read like the real thing on a receipt; none is a real account. */
 const VA_PREFIX: Record<string, string> = {

@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { formatGatewayDate } from '../common/gateway-time';
 import { formatRupiah } from '../common/money';
+import { kindSpec } from '../common/payment-kinds';
 import { escapeHtml } from './http-io';
 import type { SandboxOrder } from './orders';
 
@@ -15,42 +16,7 @@ export async function renderPaymentPage(order: SandboxOrder, timeZone: string, p
   const qrSource = payment.qrString;
   const qrSvg = qrSource ? await QRCode.toString(qrSource, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }) : '';
 
-  let instructions: string;
-  switch (method.kind) {
-    case 'qris':
-      instructions = `<p>Scan this QRIS code with any banking or e-wallet app.</p><div class="qr" data-qr="${escapeHtml(qrSource ?? '')}">${qrSvg}</div>`;
-      break;
-    case 'ewallet_qr_redirect':
-      instructions = `<p>Scan with ${escapeHtml(method.provider)}, or confirm below to pay in the app.</p><div class="qr">${qrSvg}</div>`;
-      break;
-    case 'ewallet_redirect':
-      instructions = `<p>Confirm the payment in ${escapeHtml(method.provider)}.</p>`;
-      break;
-    case 'airtime_sms':
-      instructions =
-        (payment.phone_number
-          ? `<p>Send an SMS from ${escapeHtml(payment.phone_number)}:</p>`
-          : '<p>Send an SMS from your phone:</p>') +
-        `<p class="big"><b>${escapeHtml(payment.keyword ?? '')} ${escapeHtml(payment.sms_code ?? '')}</b>` +
-        `${payment.short_code ? ` to <b>${escapeHtml(payment.short_code)}</b>` : ''}</p>`;
-      break;
-    case 'airtime':
-      instructions = request.user_mdn
-        ? `<p>The amount is charged to the ${escapeHtml(method.provider)} balance of ${escapeHtml(request.user_mdn)}.</p>`
-        : `<p>The amount is charged to the customer's ${escapeHtml(method.provider)} balance.</p>`;
-      break;
-    case 'va_bank':
-      instructions =
-        `<p>Transfer to this ${escapeHtml(method.provider)} virtual account:</p>` +
-        `<p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>` +
-        `${request.customer_name ? `<p>Account name: ${escapeHtml(request.customer_name)}</p>` : ''}`;
-      break;
-    case 'va_cstore':
-      instructions =
-        `<p>Show this payment code at the ${escapeHtml(method.provider)} cashier:</p>` +
-        `<p class="big mono">${escapeHtml(groupDigits(payment.va ?? ''))}</p>`;
-      break;
-  }
+  const instructions = kindSpec(method.kind).sandbox.page(order, { esc: escapeHtml, qrSvg, groupDigits });
 
   const stateBlock =
     status === 'PENDING'

@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import { buildQrisPayload } from '../common/emvco';
 import { DEFAULT_GATEWAY_TIME_ZONE, formatGatewayDate } from '../common/gateway-time';
 import { retcodeForRule, validateOrderRequest, type FieldRule } from '../common/order-request';
+import { kindSpec } from '../common/payment-kinds';
 import type { PaymentKind, PaymentMethod } from '../common/payment-methods';
 import { RETCODE } from '../common/retcodes';
 import { DEFAULT_SIGNING_PROFILE, signingKey, verifyBodySign, type SigningProfile } from '../core/bodysign';
@@ -222,26 +223,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         billNumber: transactionId,
         terminalLabel: 'LOKET',
       });
-    switch (method.kind) {
-      case 'qris':
-        return { qrString: qris(), qrisUrl, back_url: req.redirect_url ?? page };
-      case 'ewallet_redirect':
-        return { redirect: page, ...(method.returnsBackUrl ? { back_url: req.redirect_url ?? page } : {}) };
-      case 'ewallet_qr_redirect':
-        // The image behind qrisUrl; the V2 body itself carries no qrString for this kind.
-        return { qrString: qris(), qrisUrl, redirect: page, back_url: req.redirect_url ?? page };
-      case 'airtime_sms':
-        // phone_number is optional in the interface: without user_mdn the customer replies from any phone.
-        return { ...(req.user_mdn ? { phone_number: req.user_mdn } : {}), ...smsDetails(method) };
-      case 'airtime':
-        return {};
-      case 'va_bank':
-      case 'va_cstore':
-        return {
-          va: orders.newVirtualAccount(method.id),
-          ...(method.requiresCustomerName ? {} : { payment_url: page }),
-        };
-    }
+    return kindSpec(method.kind).sandbox.payment({
+      method,
+      request: req,
+      pageUrl: page,
+      qrisUrl,
+      qrString: qris,
+      newVirtualAccount: () => orders.newVirtualAccount(method.id),
+      smsDetails: () => smsDetails(method),
+    });
   }
 
   function authenticate(req: IncomingMessage, body: Buffer): void {

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Lang } from '../common/app-info';
+import { codeKindsSql } from '../common/payment-kinds';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { ReportFigures } from '../common/reports';
 import { writeCsv } from '../core/export/csv-export';
@@ -40,7 +41,7 @@ export interface StoreExportOptions {
 const STORE_EXPORT_SQL = `SELECT order_id, snapshot->>'created_at' AS created_at, snapshot->>'paid_at' AS paid_at,
     to_char(last_change_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_change_at,
     item_name, item_id, amount, method_id, state, late_payment, gateway_transaction_id,
-    CASE WHEN kind IN ('va_bank', 'va_cstore') THEN instruction->>'va' END AS va,
+    CASE WHEN kind IN (${codeKindsSql()}) THEN instruction->>'va' END AS va,
     rejection_retcode, rejection_message, staff_id, staff_name, last_change_source, last_change_by,
     last_change_reason, training
   FROM loket.orders

@@ -17,6 +17,7 @@ import { openDatabase, type Database } from '../../src-main/db/open';
 import { canonicalJson, sha256Hex } from '../../src-main/db/canonical-json';
 import { UUID_V7_PATTERN, uuidv7Time } from '../../src-main/db/uuidv7';
 import { OrderLog } from '../../src-main/core/orders/order-log';
+import { UnknownKindError } from '../../src-main/common/order-policy';
 
 let dir: string;
 const opened: Database[] = [];
@@ -1042,6 +1043,24 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  14: {
+    seed: seedRealisticV11,
+    check: (db) => {
+      // The kind is the registry's to check now: any name of a kind's shape is stored, anything else is not.
+      insertOrder(db, 'K-1', { kind: 'paylater_new' });
+      expect(() => insertOrder(db, 'K-2', { kind: 'Cash!' })).toThrow(/CHECK constraint failed: length\(kind\)/);
+      expect(() => insertOrder(db, 'K-3', { kind: '' })).toThrow(/CHECK constraint failed/);
+      // The other rules of the table, and of its events, are as they were.
+      expect(() => insertOrder(db, 'K-4', { state: 'lost' })).toThrow(/CHECK constraint failed/);
+      expect(() => insertOrder(db, 'K-5', { staff_id: 999 })).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => insertEvent(db, 'NO-SUCH-ORDER')).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => addEvent(db, 'K-1', { type: 'note', source: 'robot' })).toThrow(/CHECK constraint failed: source/);
+      expect(() => db.prepare('DELETE FROM order_events').run()).toThrow(/append-only/);
+      expect(() => db.prepare("UPDATE order_events SET actor = 'x'").run()).toThrow(/append-only/);
+      expect(strictTables(db)).toMatchObject({ orders: 1, order_events: 1 });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
 };
 
 interface OutboxDbRow {
@@ -1137,6 +1156,66 @@ function seedRealisticV5(db: Database): void {
   addEvent(db, 'T01-20250301-031000000-HHHH', { type: 'created', source: 'cashier', to: 'creating', actor: 'Budi' });
   insertAudit(db, { actor_staff_id: sri, actor: 'Sri', source: 'app', action: 'staff.added' });
   db.prepare('UPDATE pin_lockout SET failures = 1, last_failure_at = ?').run(at(5));
+}
+
+/**
+ * A version-11 database: the realistic version-5 day, then an order of every kind written by the order log (so
+ * each has its events and their outbox rows), one paid, one still waiting, one refused, and a sale whose gateway
+ * tender points at one of them.
+ */
+function seedRealisticV11(db: Database): void {
+  seedRealisticV5(db);
+  let minute = 40;
+  const log = new OrderLog(db, { now: () => new Date(at(minute)) });
+  PAYMENT_KINDS.forEach((kind, i) => {
+    const id = `T02-20250301-0340000${String(i).padStart(2, '0')}-KIND`;
+    log.create(
+      {
+        id,
+        terminalId: 'T02',
+        api: 'v2',
+        methodId: `${kind}_x`,
+        kind,
+        amount: 10_000 + i,
+        currency: 'IDR',
+        itemName: `Item ${kind}`,
+        userId: 'u2',
+        training: i % 2 === 1,
+        ...(kind.startsWith('airtime') ? { phone: '081234567890' } : {}),
+        ...(kind === 'va_bank' ? { customerName: 'Siti Aminah' } : {}),
+        requestBody: JSON.stringify({ amount: 10_000 + i, payment_method: `${kind}_x` }),
+      },
+      { source: 'cashier', actor: 'Budi' },
+    );
+    minute += 1;
+    if (i % 3 === 2) {
+      log.transition(id, 'rejected', { source: 'gateway' }, { rejection: { retcode: '4001', message: 'refused' } });
+      return;
+    }
+    log.transition(
+      id,
+      'awaiting_payment',
+      { source: 'gateway' },
+      {
+        delivery: 'answered',
+        gatewayTransactionId: `G-${i}`,
+        instruction: { type: 'qr', qrString: `0002010102${i}`, extra: { note: 'é ✓' } },
+        responseBody: `{"success":true,"retcode":"0000","i":${i}}`,
+        expiresAt: at(55),
+      },
+    );
+    if (i % 3 === 0) log.transition(id, 'paid', { source: 'callback' }, { paidAt: at(minute) });
+    log.note(id, { source: 'manager', actor: 'Sri', reason: `checked ${kind}` });
+  });
+  db.prepare(
+    `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net, dpp,
+       ppn, pbjt, service, total, categories, created_at, updated_at)
+     VALUES ('S-K', 'T02', 'tendering', 0, 10000, 0, 0, 10000, 9009, 991, 0, 0, 10000, '[]', ?, ?)`,
+  ).run(T0, T0);
+  db.prepare(
+    `INSERT INTO sale_tenders (sale_id, tender_no, kind, state, method_id, order_id, amount, created_at, updated_at)
+     VALUES ('S-K', 1, 'gateway', 'pending', 'qris_x', 'T02-20250301-034000000-KIND', 10000, ?, ?)`,
+  ).run(T0, T0);
 }
 
 describe('database migrations', () => {
@@ -1312,13 +1391,17 @@ describe('database migrations', () => {
     seedRealisticV5(v5);
     const shapeV5 = shapeOf(v5);
     const before = exactDump(v5);
-    const schemaV5 = v5.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    // Migration 14 rebuilt orders without its list of kinds; every other table of version 5 is as it was.
+    const schemaV5 = v5
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name <> 'orders' ORDER BY name")
+      .all();
     v5.close();
 
     const db = track(openDatabase(path));
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shapeV5)).toEqual(before);
-    // No table of version 5 changed shape: migrations 6, 7, 10, 11 and 12 only add tables, triggers and indexes.
+    // No table of version 5 changed shape: migrations 6, 7, 10, 11, 12 and 13 only add tables, triggers, indexes and
+    // closings' sales column.
     const addedTables = [
       'callback_issues',
       'closings',
@@ -1329,10 +1412,11 @@ describe('database migrations', () => {
       ...V12_TABLES,
     ];
     expect(shapeOf(db)).toEqual({ ...shapeV5, ...Object.fromEntries(addedTables.map((t) => [t, expect.any(Array)])) });
+    const notCompared = [...addedTables, 'orders'].map((t) => `'${t}'`).join(', ');
     expect(
       db
         .prepare(
-          `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN (${addedTables.map((t) => `'${t}'`).join(', ')}) ORDER BY name`,
+          `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN (${notCompared}) ORDER BY name`,
         )
         .all(),
     ).toEqual(schemaV5);
@@ -1350,7 +1434,86 @@ describe('database migrations', () => {
     expect(plan.map((r) => r.detail).join(' | ')).toMatch(/USING COVERING INDEX orders_day_report/);
   });
 
-  it('the schema holds every payment kind and event source the code has (a new one needs a migration)', () => {
+  it('migration 14 carries a version-13 file over byte for byte: orders of every kind, their events, the outbox', () => {
+    const path = join(dir, 'loket.db');
+    const v11 = rawDb();
+    migrate(v11, MIGRATIONS.slice(0, 13));
+    seedRealisticV11(v11);
+    const kinds = v11.prepare('SELECT DISTINCT kind FROM orders ORDER BY kind').pluck().all();
+    expect(kinds).toEqual([...PAYMENT_KINDS].sort());
+    expect(v11.prepare("SELECT COUNT(*) FROM outbox WHERE stream = 'order'").pluck().get()).toBeGreaterThan(20);
+    // Every table with rowids (the name search's index is SQLite's own, rebuilt from products).
+    const shape = Object.fromEntries(Object.entries(shapeOf(v11)).filter(([t]) => !t.startsWith('products_search')));
+    const before = exactDump(v11, shape);
+    // Every object of the schema but the orders table itself, as SQLite stores its text.
+    const objects = (db: Database) =>
+      db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name <> 'orders' ORDER BY name").all();
+    const schemaBefore = objects(v11);
+    const maxSeq = v11.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
+    v11.close();
+
+    // As Loket opens it: WAL, foreign keys on, then migration 14.
+    const db = track(openDatabase(path));
+    expect(schemaVersion(db)).toBe(14);
+    expect(exactDump(db, shape)).toEqual(before);
+    // Each index and trigger again, word for word; order_events as it was (its foreign key names "orders").
+    expect(objects(db)).toEqual(schemaBefore);
+    expect(db.pragma('foreign_key_list(order_events)')).toMatchObject([
+      { table: 'orders', from: 'order_id', to: 'id' },
+    ]);
+    expect(db.pragma('foreign_key_list(orders)')).toMatchObject([{ table: 'staff', from: 'staff_id', to: 'id' }]);
+    expect(db.pragma('table_info(orders)')).toEqual(
+      shape.orders!.map((name, cid) => expect.objectContaining({ cid, name })),
+    );
+    const ordersSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'orders'").pluck().get() as string;
+    expect(ordersSql).not.toMatch(/kind IN/);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+
+    // The sequences go on: the next event and its outbox row follow the migrated ones.
+    const log = new OrderLog(db, { now: () => new Date(at(59)) });
+    const event = log.note('T02-20250301-034000000-KIND', { source: 'manager', actor: 'Sri', reason: 'after 14' });
+    expect(event.seq).toBe(maxSeq + 1);
+    const outboxSeqs = db.prepare("SELECT seq FROM outbox WHERE terminal_id = 'T02' ORDER BY seq").pluck().all();
+    expect(outboxSeqs).toEqual(outboxSeqs.map((_, i) => i + 1));
+  });
+
+  it('a database at version 13 (it took the no-op 9) ends, after migration 14, with the schema of a new one', () => {
+    const migrated = rawDb('old.db');
+    migrate(migrated, MIGRATIONS.slice(0, 13));
+    migrate(migrated);
+    const fresh = track(openDatabase(join(dir, 'new.db')));
+    const schema = (db: Database) =>
+      db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all();
+    expect(schema(migrated)).toEqual(schema(fresh));
+  });
+
+  it('the order log refuses a kind the registry lacks, naming the field and the rule, and writes nothing', () => {
+    const db = track(openDatabase(join(dir, 'loket.db')));
+    const log = new OrderLog(db);
+    const order = {
+      id: 'U-1',
+      terminalId: 'T1',
+      api: 'v2' as const,
+      methodId: 'cash_drawer',
+      kind: 'cash' as never,
+      amount: 1000,
+      currency: 'IDR',
+      itemName: 'Kopi',
+      userId: 'u1',
+      training: false,
+      requestBody: '{}',
+    };
+    expect(() => log.create(order, { source: 'cashier' })).toThrow(UnknownKindError);
+    expect(() => log.create(order, { source: 'cashier' })).toThrow(
+      /^order U-1: kind: "cash" is not a payment kind \(one of qris, ewallet_redirect, .*va_cstore\)$/,
+    );
+    expect(db.prepare('SELECT COUNT(*) FROM orders').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM order_events').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM outbox').pluck().get()).toBe(0);
+  });
+
+  it('the schema holds every payment kind and event source the code has (a new source needs a migration)', () => {
     const db = track(openDatabase(join(dir, 'loket.db')));
     for (const kind of PAYMENT_KINDS) insertOrder(db, `K-${kind}`, { kind });
     for (const source of EVENT_SOURCES) addEvent(db, 'K-qris', { type: 'note', source });

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { codeKindsSql } from '../../common/payment-kinds';
 
 /**
  * The one query of an export: the orders created in [from, to) (UTC, as `dayRange` gives them), oldest first,
@@ -22,7 +23,7 @@ import type { Database, Statement } from 'better-sqlite3';
  */
 export const EXPORT_SQL = `SELECT o.id, o.created_at, o.paid_at, e.at, o.item_name, o.item_id, o.amount, o.method_id,
   o.state, o.late_payment, o.gateway_transaction_id,
-  CASE WHEN o.kind IN ('va_bank', 'va_cstore') THEN json_extract(o.instruction, '$.va') END,
+  CASE WHEN o.kind IN (${codeKindsSql()}) THEN json_extract(o.instruction, '$.va') END,
   o.rejection_retcode, o.rejection_message, o.staff_id, s.name, e.source, e.actor, e.reason, o.training, e.seq
 FROM orders o
 LEFT JOIN staff s ON s.id = o.staff_id

@@ -7,7 +7,9 @@ import {
   OrderNotFoundError,
   OrderStateError,
   canTransition,
+  UnknownKindError,
 } from '../../common/order-policy';
+import { isPaymentKind } from '../../common/payment-kinds';
 import {
   NEW_ORDER_COLUMNS,
   ORDER_COLUMNS,
@@ -91,6 +93,8 @@ export class OrderLog {
    * order's transaction after its row and event are written.
    */
   create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>, alsoWrite?: (order: Order) => void): Order {
+    // The schema does not list the kinds (migration 14): the registry does, checked before anything is written.
+    if (!isPaymentKind(input.kind)) throw new UnknownKindError(input.id, input.kind);
     return this.write(() => {
       const now = this.now();
       if (input.training && input.staffId !== undefined) this.standInForStaff(input.staffId, now);

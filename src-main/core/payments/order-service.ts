@@ -10,7 +10,7 @@ import {
 } from '../../common/order-policy';
 import type { EventSource, Order, PaymentInstruction } from '../../common/order';
 import { asksForPhone } from '../../common/payment-instruction';
-import type { PaymentKind } from '../../common/payment-methods';
+import { kindSpec, type PaymentKind } from '../../common/payment-kinds';
 import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, InquiryStatus } from '../gateway/client';
 import type { OrderLog, WriteOptions } from '../orders/order-log';
 import type { Clock } from '../ports';
@@ -103,7 +103,9 @@ export class OrderService {
       // Loket's rule (asksForPhone): carrier billing charges that number, or the carrier's SMS to reply to goes to it;
       // the gateway's field is optional.
       const why =
-        prepared.method.kind === 'airtime_sms' ? 'the SMS to reply to is sent to it' : 'carrier billing charges it';
+        kindSpec(prepared.method.kind).phone === 'sms_reply'
+          ? 'the SMS to reply to is sent to it'
+          : 'carrier billing charges it';
       const message = `user_mdn: the customer's phone number is needed for ${prepared.method.id} (${why})`;
       return {
         ok: false,

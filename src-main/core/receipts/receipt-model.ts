@@ -3,6 +3,7 @@ import { formatDateTime } from '../../common/dates';
 import { formatRupiah } from '../../common/money';
 import type { Order, OrderState } from '../../common/order';
 import { maskPhone } from '../../common/payment-instruction';
+import { kindSpec } from '../../common/payment-kinds';
 import type { PaymentMethod } from '../../common/payment-methods';
 
 /**
@@ -243,19 +244,17 @@ export function orderPaymentLines(
   add('method', TEXT.method, method ? method.label[lang] : order.methodId);
 
   const ins = order.instruction;
+  const spec = kindSpec(order.kind);
   if (ins?.type === 'virtual_account') {
-    add(
-      order.kind === 'va_cstore' ? 'paymentCode' : 'va',
-      order.kind === 'va_cstore' ? TEXT.paymentCode : TEXT.va,
-      ins.va,
-    );
+    // The kind says what its code is called; a V1 order's VA answer (no code of its kind's) reads as a VA number.
+    const code = spec.code ?? 'va';
+    add(code, TEXT[code], ins.va);
     add('customer', TEXT.customer, ins.customer_name ?? order.customerName);
   } else if (order.customerName) {
     add('customer', TEXT.customer, order.customerName);
   }
   if (ins?.type === 'sms_reply') add('smsCode', TEXT.smsCode, ins.sms_code);
-  if ((order.kind === 'airtime' || order.kind === 'airtime_sms') && order.phone)
-    add('phone', TEXT.phone, maskPhone(order.phone));
+  if (spec.phone !== undefined && order.phone) add('phone', TEXT.phone, maskPhone(order.phone));
 
   const transactionId =
     order.gatewayTransactionId ?? (ins?.type === 'virtual_account' ? ins.transaction_id : undefined);

@@ -1,5 +1,6 @@
 import { formatRupiah } from '../../common/money';
 import type { Order } from '../../common/order';
+import { kindSpec } from '../../common/payment-kinds';
 import { OrderStateError } from '../../common/order-policy';
 import { groupInFours, hasPaymentSlip } from '../../common/payment-instruction';
 import {
@@ -35,13 +36,13 @@ const SLIP = {
 } satisfies Record<string, Text>;
 
 /** How to pay, step by step, in the slip's language; `deadline` is already formatted (or absent). */
-function slipSteps(kind: 'va_bank' | 'va_cstore', provider: string, amount: string, deadline?: string): Text[] {
+function slipSteps(code: 'va' | 'paymentCode', provider: string, amount: string, deadline?: string): Text[] {
   // The time stays on one line wherever the step wraps (a printer reads the no-break characters as - and space).
   const when = deadline?.replace(/-/g, '\u2011').replace(/ /g, '\u00a0');
   const pay: Text = when
     ? { id: `Bayar ${amount} sebelum ${when}.`, en: `Pay ${amount} before ${when}.` }
     : { id: `Bayar ${amount}.`, en: `Pay ${amount}.` };
-  if (kind === 'va_cstore') {
+  if (code === 'paymentCode') {
     return [
       { id: `Datang ke kasir ${provider} mana saja.`, en: `Go to the cashier at any ${provider}.` },
       {
@@ -83,7 +84,9 @@ export function buildPaymentSlip(order: Order, ctx: SlipContext): Receipt {
   }
   const { lang, timeZone } = ctx;
   const t = (text: Text) => text[lang];
-  const store = order.kind === 'va_cstore';
+  // The kind's code: a store's payment code is shown at its cashier, a VA is paid into from the bank.
+  const code = kindSpec(order.kind).code ?? 'va';
+  const store = code === 'paymentCode';
   const provider = ctx.method?.provider ?? order.methodId;
   const amount = formatRupiah(order.amount);
   const expires = order.expiresAt ? new Date(order.expiresAt) : undefined;
@@ -117,7 +120,7 @@ export function buildPaymentSlip(order: Order, ctx: SlipContext): Receipt {
     code: { label: t(store ? RECEIPT_TEXT.paymentCode : RECEIPT_TEXT.va), text: groupInFours(ins.va) },
     steps: {
       title: t(SLIP.steps),
-      items: slipSteps(order.kind === 'va_cstore' ? 'va_cstore' : 'va_bank', provider, amount, deadline).map(t),
+      items: slipSteps(code, provider, amount, deadline).map(t),
     },
   };
 }
