@@ -164,7 +164,7 @@ export class RefundManager {
     this.#dropLines();
   }
 
-  /** Every line with something left is ticked in full: the request names no lines (the whole sale). */
+  /** Every line with something left is ticked in full (the whole sale). */
   get whole(): boolean {
     const left = this.lines.filter((l) => l.qtyLeft > 0);
     return left.length > 0 && left.every((l) => this.qtyOf(l.lineId) === l.qtyLeft);
@@ -269,7 +269,9 @@ export class RefundManager {
     try {
       const result = await this.#deps.api.refundSale({
         saleId: view.saleId,
-        ...(this.whole ? {} : { lines: this.picked }),
+        // Always the lines and quantities the cashier saw, even for the whole sale: if another till refunded part of
+        // it meanwhile, the server refuses (naming what is left) rather than refunding something else.
+        lines: this.picked,
         reason: this.#reason.trim(),
         how: this.#how,
         managerPin: { staffId: this.#managerId!, pin: this.pin.value },

@@ -141,7 +141,7 @@ describe('finding the sale', () => {
 });
 
 describe('picking lines', () => {
-  test('quantities stay within what is left; the whole sale names no lines', async () => {
+  test('quantities stay within what is left; the whole sale is sent as the lines the cashier saw', async () => {
     const { fake, refund } = setup();
     await refund.start(makeOrder({ state: 'paid' }));
     refund.setQty('a', 5);
@@ -159,6 +159,10 @@ describe('picking lines', () => {
     const [input] = fake.callsOf('refundSale')[0]!;
     expect(input).toEqual({
       saleId: 'S-1',
+      lines: [
+        { lineId: 'a', qty: 2 },
+        { lineId: 'b', qty: 1 },
+      ],
       reason: 'wrong order',
       how: 'cash',
       managerPin: { staffId: 7, pin: '1234' },
