@@ -16,6 +16,7 @@ import { PreferencesManager } from './preferences.svelte';
 import { systemNow } from './store-day';
 import { TillManager } from './till.svelte';
 import { TodayOrdersManager } from './today-orders.svelte';
+import { RefundManager } from './refund.svelte';
 
 export type Tab = 'sale' | 'today' | 'manager';
 
@@ -41,6 +42,8 @@ export class CashierSession {
   readonly payment: PaymentPanelManager;
   readonly charge: ChargeManager;
   readonly today: TodayOrdersManager;
+  /** The refund dialog (docs/tenders.md, "The refund screen"). */
+  readonly refund: RefundManager;
   readonly till: TillManager;
   readonly manager: ManagerSession;
   /** Payments that came in after their sale ended: shown on every screen until seen. */
@@ -90,6 +93,12 @@ export class CashierSession {
     });
     this.today = new TodayOrdersManager({ api, timeZone: () => this.timeZone, now: options.now ?? systemNow });
     this.late = new LatePaymentsManager({ api });
+    this.refund = new RefundManager({
+      api,
+      paper: () => this.preferences.paper,
+      networkPrinter: () => this.#info?.networkPrinter ?? false,
+      printDocument: options.printDocument ?? ((html) => printHtml(html, i18n.t.refund.receipt)),
+    });
   }
 
   get info(): AppInfo | null {
