@@ -3,6 +3,7 @@ import type { Messages } from './id';
 import { keychainEn, reasonsEn } from './reasons-en';
 import { shiftEn } from './shift-en';
 import { daySalesEn, taxRulesEn, taxSettingsEn } from './tax-words-en';
+import { dayCashEn } from './day-cash-en';
 
 /** English. Typed as `Messages`: a key missing here, or one id.ts does not have, fails to compile. */
 export const en: Messages = {
@@ -1059,6 +1060,8 @@ export const en: Messages = {
   // The Tax section and the day's Sales block (tax-words-en.ts).
   taxSettings: taxSettingsEn,
   daySales: daySalesEn,
+  /** The day screen's shifts and refunds (DayCash.svelte). */
+  dayCash: dayCashEn,
   rules: {
     ...taxRulesEn,
     storeName: ({ min = 1, max = 40 }) => `${min} to ${max} characters on one line, without control characters.`,

@@ -8,6 +8,7 @@ import { catalogueId } from './catalogue-id';
 import { keychainId, reasonsId } from './reasons-id';
 import { shiftId } from './shift-id';
 import { daySalesId, taxRulesId, taxSettingsId } from './tax-words-id';
+import { dayCashId } from './day-cash-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -1087,6 +1088,8 @@ export const id = {
   // The Tax section and the day's Sales block (tax-words-id.ts).
   taxSettings: taxSettingsId,
   daySales: daySalesId,
+  /** The day screen's shifts and refunds (DayCash.svelte). */
+  dayCash: dayCashId,
   rules: {
     ...taxRulesId,
     storeName: ({ min = 1, max = 40 }: RuleParams) =>

@@ -150,6 +150,17 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   expect(closed.kind).toBe('Z');
   expect(closed.count).toMatchObject({ expected: 400_000, counted: 395_000, difference: -5_000, status: 'short' });
   expect(closed.count?.byDenomination).toEqual({ note100000: 3, note50000: 1, note20000: 2, coin1000: 5 });
+
+  // The manager's day screen lists the shift with its float, expected, counted and difference (the day report's).
+  await page.keyboard.press('F8');
+  await page.getByTestId('nav-day').click();
+  const row = page.getByTestId('day-shifts').locator('tbody tr[data-shift]');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Rp500.000');
+  await expect(row).toContainText('Rp400.000');
+  await expect(row.getByTestId('shift-difference')).toHaveText(/-Rp5\.000 · kurang/);
+  await expect(row.getByTestId('shift-difference')).toHaveAttribute('data-amount', '-5000');
+  await expect(page.getByTestId('day-refunds')).toContainText('Tidak ada refund pada hari ini.');
 });
 
 const SIZES: Size[] = [
