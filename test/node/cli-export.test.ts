@@ -146,7 +146,7 @@ describe('npm run cli -- export', () => {
     expect(r.stdout).toMatch(/5 order\(s\) of 2026-11-22 to 2026-11-23 .*\(XLSX, /);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(file);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Ringkasan']);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Tenders', 'Ringkasan']);
     const orders = book.getWorksheet('Orders')!;
     let paid = 0;
     orders.eachRow((row, n) => {
