@@ -71,7 +71,7 @@ describe("the export's tenders", () => {
     const other = await host.app.chargeSale({
       cart: cartOf(23_450, '=Gula'),
       tenders: [
-        { kind: 'other', amount: 10_000, reference: 'EDC 0042' },
+        { kind: 'other', amount: 10_000, reference: '=EDC 0042' },
         { kind: 'cash', handed: 20_000 },
       ],
     });
@@ -121,7 +121,8 @@ describe("the export's tenders", () => {
     ).toEqual([
       [split.saleId, 1, 'cash', undefined, undefined, 10_000, 10_000, 0, 0, undefined, 'paid', 'completed'],
       [split.saleId, 2, 'gateway', 'qris_dynamic', qrisOrderId, 13_450, 0, 0, 0, undefined, 'paid', 'completed'],
-      [other.saleId, 1, 'other', undefined, undefined, 10_000, 0, 0, 0, 'EDC 0042', 'paid', 'completed'],
+      // A reference a spreadsheet would read as a formula is written as text.
+      [other.saleId, 1, 'other', undefined, undefined, 10_000, 0, 0, 0, "'=EDC 0042", 'paid', 'completed'],
       [other.saleId, 2, 'cash', undefined, undefined, 13_500, 20_000, 6_500, 50, undefined, 'paid', 'completed'],
       [voided.saleId, 1, 'cash', undefined, undefined, 5_000, 5_000, 0, 0, undefined, 'paid', 'voided'],
       [voided.saleId, 2, 'gateway', 'qris_dynamic', voided.order!.id, 10_000, 0, 0, 0, undefined, 'failed', 'voided'],
