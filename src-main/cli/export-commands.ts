@@ -16,11 +16,14 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
       in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
-      xlsx also has the sale lines (a "Sale lines" sheet) and the refunds (a "Refunds" sheet).
+      xlsx also has the sale lines (a "Sale lines" sheet), the refunds (a "Refunds" sheet) and the sales'
+      tenders (a "Tenders" sheet).
   export --date YYYY-MM-DD [--to YYYY-MM-DD] --lines --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
       the lines of the completed sales of those days as CSV: their totals add up to report's sales figures.
   export --date YYYY-MM-DD [--to YYYY-MM-DD] --refunds --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
       the refunds made in those days as CSV, one a row: their sums are report's refund figures.
+  export --date YYYY-MM-DD [--to YYYY-MM-DD] --tenders --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
+      the tenders of the sales of those days as CSV, one a row: those of completed sales sum to report's tenders.
   export --store --date YYYY-MM-DD [--to YYYY-MM-DD] [--format csv|xlsx] … --out FILE
       the same, of every terminal of the store, from the store book (docs/store-book.md): the union of the
       terminals' exports, row for row.
@@ -28,9 +31,9 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
 Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 6 the order log cannot be used.
 `;
 
-/** What the rows of the file are: sale lines, refunds or orders. */
-const rowsAre = (v: { lines?: boolean | undefined; refunds?: boolean | undefined }) =>
-  v.lines ? 'sale line(s)' : v.refunds ? 'refund(s)' : 'order(s)';
+/** What the rows of the file are: sale lines, refunds, tenders or orders. */
+const rowsAre = (v: { lines?: boolean | undefined; refunds?: boolean | undefined; tenders?: boolean | undefined }) =>
+  v.lines ? 'sale line(s)' : v.refunds ? 'refund(s)' : v.tenders ? 'tender(s)' : 'order(s)';
 
 /** Errors of the file system that mean "this --out cannot be written": the caller's to fix. */
 const OUT_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
@@ -55,6 +58,7 @@ export async function runExportCommand(
       store: { type: 'boolean' },
       lines: { type: 'boolean' },
       refunds: { type: 'boolean' },
+      tenders: { type: 'boolean' },
     },
   });
   if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
@@ -74,6 +78,12 @@ export async function runExportCommand(
     throw new UsageError('--refunds: a CSV of the refunds (an XLSX workbook has them on its "Refunds" sheet)');
   if (values.refunds && (values.store || values.lines))
     throw new UsageError('--refunds: of this terminal only, and not with --lines (one CSV, one kind of row)');
+  if (values.tenders && format !== 'csv')
+    throw new UsageError('--tenders: a CSV of the tenders (an XLSX workbook has them on its "Tenders" sheet)');
+  if (values.tenders && (values.store || values.lines || values.refunds))
+    throw new UsageError(
+      '--tenders: of this terminal only, and not with --lines or --refunds (one CSV, one kind of row)',
+    );
   const from = values.date;
   const to = values.to ?? from;
   const out = resolve(values.out);
@@ -113,6 +123,7 @@ export async function runExportCommand(
               training: books.training,
               ...(values.lines ? { saleLines: true } : {}),
               ...(values.refunds ? { refunds: true } : {}),
+              ...(values.tenders ? { tenders: true } : {}),
             },
             file,
           ),

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import type { OrderState } from '../../src-main/common/order';
 import { dayIn } from '../../src-main/common/gateway-time';
 import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
+import { TENDER_COLUMNS } from '../../src-main/core/export/tenders-export';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { openDatabase } from '../../src-main/db/open';
 import { tempDir } from './helpers/loket';
@@ -146,7 +147,7 @@ describe('npm run cli -- export', () => {
     expect(r.stdout).toMatch(/5 order\(s\) of 2026-11-22 to 2026-11-23 .*\(XLSX, /);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(file);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Ringkasan']);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Tenders', 'Ringkasan']);
     const orders = book.getWorksheet('Orders')!;
     let paid = 0;
     orders.eachRow((row, n) => {
@@ -232,6 +233,23 @@ describe('npm run cli -- export', () => {
       db.close();
     }
   });
+
+  it('--tenders: the tenders as CSV with their columns (none on a day without sales); refused for xlsx, --lines', async () => {
+    const file = join(out.path, 'tenders.csv');
+    const r = await cli(['--date', DAY, '--tenders', '--out', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^0 tender\(s\) of 2026-11-22 \(Asia\/Jakarta\) written to /);
+    expect(readFileSync(file, 'utf8').split('\r\n')[0]).toBe(TENDER_COLUMNS.map((c) => c.name).join(','));
+    for (const [args, message] of [
+      [['--format', 'xlsx'], /--tenders: .*"Tenders" sheet/],
+      [['--lines'], /--tenders: .*not with --lines/],
+    ] as const) {
+      const refused = await cli(['--date', DAY, '--tenders', ...args, '--out', join(out.path, 'no-tenders.csv')]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(message);
+    }
+    expect(existsSync(join(out.path, 'no-tenders.csv'))).toBe(false);
+  }, 60_000);
 
   it('export --help prints the usage', async () => {
     const r = await cli(['--help']);

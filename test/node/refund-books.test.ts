@@ -4,7 +4,8 @@
 // shift's ledger on a real SQLite file. It checks that refunds never give back more than was paid (per line and in
 // money, and exactly what was paid once a sale is refunded in full, its tax too), that the shift's expected cash is
 // float + cash in − change − cash refunds − pay-outs + pay-ins, and that the day report's refund figures and the
-// export's refunds (CSV and the workbook's sheet) agree to the rupiah.
+// export's refunds (CSV and the workbook's sheet) agree to the rupiah, as do the report's tender figures (by kind, by
+// method, cash handed and change, the rounding) and the export's tenders (export --tenders and the Tenders sheet).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
@@ -96,7 +97,11 @@ afterAll(() => {
   dir.remove();
 });
 
-async function exported(day: string, format: 'csv' | 'xlsx'): Promise<Buffer> {
+async function exported(
+  day: string,
+  format: 'csv' | 'xlsx',
+  csvOf: 'refunds' | 'tenders' = 'refunds',
+): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
@@ -110,7 +115,7 @@ async function exported(day: string, format: 'csv' | 'xlsx'): Promise<Buffer> {
       methods: loadPaymentCatalogue(),
       staffNames: [],
       training: false,
-      ...(format === 'csv' ? { refunds: true } : {}),
+      ...(format === 'csv' ? { [csvOf]: true } : {}),
     },
     out,
   );
@@ -277,6 +282,42 @@ describe('refunds and the books close to the rupiah', () => {
           expect(rows).toHaveLength(figures.count);
           // getSheetValues is 1-based: column 12 is paid_back.
           expect(sum(rows.map((r) => Number(r[12])))).toBe(figures.paidBack);
+
+          // The day report's tenders and the export's, to the rupiah: the rows of completed sales (all of them here)
+          // summed by kind and by gateway method; cash handed and change; the rounding lines.
+          const daySales = report.sales!;
+          const tenderCsv = parse((await exported(date, 'csv', 'tenders')).toString('utf8'), {
+            columns: true,
+          }) as Record<string, string>[];
+          expect(tenderCsv).toHaveLength(sum(daySales.tenders.byKind.map((k) => k.count)));
+          const done = tenderCsv.filter((r) => r.sale_state === 'completed');
+          expect(done).toHaveLength(tenderCsv.length);
+          expect(new Set(done.map((r) => r.business_day))).toEqual(new Set([date]));
+          const byKind = new Map<string, { count: number; amount: number }>();
+          for (const r of done) {
+            const k = byKind.get(r.kind!) ?? { count: 0, amount: 0 };
+            byKind.set(r.kind!, { count: k.count + 1, amount: k.amount + Number(r.amount) });
+          }
+          expect(Object.fromEntries(byKind)).toEqual(
+            Object.fromEntries(daySales.tenders.byKind.map((k) => [k.kind, { count: k.count, amount: k.amount }])),
+          );
+          const cashRows = done.filter((r) => r.kind === 'cash');
+          expect(sum(cashRows.map((r) => Number(r.cash_handed)))).toBe(daySales.tenders.cashHanded);
+          expect(sum(cashRows.map((r) => Number(r.change)))).toBe(daySales.tenders.change);
+          expect(daySales.tenders.cashHanded).toBe(handed);
+          expect(sum(done.map((r) => Number(r.rounding)))).toBe(daySales.rounding);
+          // Every sale's tenders pay its total and its rounding line.
+          expect(sum(done.map((r) => Number(r.amount)))).toBe(daySales.total + daySales.rounding);
+          const tenderSheet = book.getWorksheet('Tenders')!;
+          const tenderCells = (tenderSheet.getSheetValues().filter(Boolean) as unknown[][]).slice(1);
+          expect(tenderCells).toHaveLength(tenderCsv.length);
+          // 1-based: column 11 is amount, 12 cash_handed, 13 change, 14 rounding.
+          expect([11, 12, 13, 14].map((c) => sum(tenderCells.map((r) => Number(r[c] ?? 0))))).toEqual([
+            daySales.total + daySales.rounding,
+            daySales.tenders.cashHanded,
+            daySales.tenders.change,
+            daySales.rounding,
+          ]);
         },
       ),
       propertyParams(15),

@@ -114,6 +114,8 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
         saleLines: xlsx || options.saleLines === true,
         // The workbook always carries the refunds too; a CSV only when asked (export --refunds).
         refunds: xlsx || options.refunds === true,
+        // And the sales' tenders (export --tenders as a CSV).
+        tenders: xlsx || options.tenders === true,
         training,
       },
       out,

@@ -11,6 +11,7 @@ import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
 import { saleLineRows, writeSaleLinesCsv } from './sale-lines-export';
 import { refundRows, writeRefundsCsv } from './refunds-export';
+import { tenderRows, writeTendersCsv } from './tenders-export';
 import { ZoneClock } from './zone-time';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -49,6 +50,8 @@ export interface ExportOptions {
   saleLines?: boolean;
   /** CSV: the refunds instead of the orders (`export --refunds`); XLSX: the "Refunds" sheet (refunds-export.ts). */
   refunds?: boolean;
+  /** CSV: the sales' tenders instead of the orders (`export --tenders`); XLSX: the "Tenders" sheet (tenders-export.ts). */
+  tenders?: boolean;
   training?: boolean;
 }
 
@@ -101,6 +104,22 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const zone = new ZoneClock(options.timeZone);
   const lang = options.lang ?? 'en';
   const cells = new RowCells(options.methods, lang, zone, options.staffNames, options.closedDays);
+  // The gateway methods' names in the export's language, for the tenders' method column.
+  const labels = new Map(options.methods.map((m) => [m.id, m.label[lang]]));
+  if (options.tenders && options.format === 'csv') {
+    const tenders = tenderRows(db, range, options.training ?? false);
+    try {
+      return await writeTendersCsv(
+        tenders,
+        zone,
+        labels,
+        { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+        out,
+      );
+    } finally {
+      tenders.return?.();
+    }
+  }
   if (options.refunds && options.format === 'csv') {
     const refunds = refundRows(db, range, options.training ?? false);
     try {
@@ -130,6 +149,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const rows = prepareExportQuery(db).iterate(range.from.toISOString(), range.to.toISOString());
   const saleLines = options.saleLines ? saleLineRows(db, range, options.training ?? false) : undefined;
   const refunds = options.refunds ? refundRows(db, range, options.training ?? false) : undefined;
+  const tenders = options.tenders ? tenderRows(db, range, options.training ?? false) : undefined;
   try {
     return options.format === 'csv'
       ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
@@ -143,6 +163,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
             ...(options.closings ? { closings: options.closings } : {}),
             ...(saleLines ? { saleLines: { rows: saleLines, zone } } : {}),
             ...(refunds ? { refunds: { rows: refunds, zone } } : {}),
+            ...(tenders ? { tenders: { rows: tenders, zone, labels } } : {}),
           },
           out,
         );
@@ -151,5 +172,6 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
     rows.return?.();
     saleLines?.return?.();
     refunds?.return?.();
+    tenders?.return?.();
   }
 }

@@ -11,6 +11,7 @@ import { DrainWaiter, settled } from './streams';
 import { addSummarySheet } from './summary-sheet';
 import { addSaleLinesSheet, type saleLineRows } from './sale-lines-export';
 import { addRefundsSheet, type refundRows } from './refunds-export';
+import { addTendersSheet, type MethodLabels, type tenderRows } from './tenders-export';
 import type { ZoneClock } from './zone-time';
 
 export const AMOUNT_FORMAT = '#,##0';
@@ -25,6 +26,8 @@ export interface XlsxOptions {
   saleLines?: { rows: ReturnType<typeof saleLineRows>; zone: ZoneClock };
   /** The refunds of the same days, for the "Refunds" sheet (after the sale lines). */
   refunds?: { rows: ReturnType<typeof refundRows>; zone: ZoneClock };
+  /** The tenders of the same days' sales, for the "Tenders" sheet (after the refunds). */
+  tenders?: { rows: ReturnType<typeof tenderRows>; zone: ZoneClock; labels: MethodLabels };
 }
 
 /** The orders sheet's name: the same in both languages, so scripts can find it. */
@@ -85,6 +88,8 @@ export async function writeXlsx(
     sheet.commit();
     if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone, AMOUNT_FORMAT);
     if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone, AMOUNT_FORMAT);
+    if (options.tenders)
+      addTendersSheet(workbook, options.tenders.rows, options.tenders.zone, options.tenders.labels, AMOUNT_FORMAT);
     if (options.summary)
       addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
     await Promise.race([workbook.commit(), done]);
