@@ -45,7 +45,18 @@ function serve(cwd: string, env: NodeJS.ProcessEnv): Promise<Served> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const m = /^cashier: (\S+)$/m.exec(stdout);
-      if (m) resolve({ child, cashierUrl: m[1]!, stdout, stderr });
+      // What it prints after the cashier's URL may come in a later chunk: stdout and stderr are read as they grow.
+      if (m)
+        resolve({
+          child,
+          cashierUrl: m[1]!,
+          get stdout() {
+            return stdout;
+          },
+          get stderr() {
+            return stderr;
+          },
+        });
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
@@ -154,7 +165,8 @@ describe.skipIf(why !== undefined)(
         expect(view.keychain.message).toContain('keytar');
         expect(view.keychain.message).toContain('libsecret-1-dev');
         // Browser mode keeps its log in the data folder, and says where at start.
-        expect(served.stdout).toContain(`log:     ${join(data, 'loket.log')}`);
+        const running = served;
+        await expect.poll(() => running.stdout).toContain(`log:     ${join(data, 'loket.log')}`);
         expect(readFileSync(join(data, 'loket.log'), 'utf8')).toContain('[loket] web: serving');
       },
       BUDGET_MS,
