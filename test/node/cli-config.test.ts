@@ -4,12 +4,19 @@
  * the keychain and nowhere else, the app's own rules refuse bad settings by field, and going live is confirmed
  * by the gateway's address, refused while orders are open, and checks the credentials first.
  */
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../src-main/adapters/env-secret-store';
-import { DEFAULT_SETTINGS, type LoketSettings } from '../../src-main/common/settings';
+import {
+  DEFAULT_GATEWAY_SETTINGS,
+  DEFAULT_SETTINGS,
+  type GatewaySettings,
+  type LoketSettings,
+} from '../../src-main/common/settings';
 import { SETTINGS_KEY } from '../../src-main/core/settings/settings-store';
 import { openStoreBooks } from '../../src-main/runtime';
 import type { SandboxHandle } from '../../src-main/sandbox/server';
@@ -24,6 +31,8 @@ const WRONG_KEY = 'appkey-WRONG-0000111122223333';
 const SIGNING = 'signing-Zq8w7e6r5t4y3u2i';
 const CANARY = 'argv-CANARY-5e1f9a3c7b2d';
 const ME = `cli:${userInfo().username}`;
+/** The libsecret schema keytar stores its entries under. */
+const KEYTAR_SCHEMA = 'org.freedesktop.Secret.Generic';
 const LONG = 60_000;
 
 const HEADER =
@@ -31,16 +40,53 @@ const HEADER =
 const QRIS_ROW = 'qris_dynamic,qris,QRIS,QRIS (semua aplikasi),QRIS (any app),false,false,false,true,true,1,10000000';
 const VA_ROW = 'va_bca,va_bank,BCA,BCA Virtual Account,BCA Virtual Account,true,false,false,false,true,10000,50000000';
 
+/**
+ * Each test runs in a world of its own: a fresh private keyring (its own bus, daemon and HOME, so its own data
+ * folder `${HOME}/.config/Loket`, and its own `Loket` entries: the CLI's keychain service name is fixed) and
+ * only the state it needs, brought by `world()` (settings written as the app saves them, secrets seeded into
+ * the keyring). No test relies on another having run first, so each passes alone (`-t`) and in any order.
+ */
 const keyrings: PrivateKeyring[] = [];
-const transcript: string[] = [];
-afterAll(async () => {
-  for (const keyring of keyrings) await keyring.stop();
+/** Everything the CLI printed in the current test; checked for secrets after each test (see afterEach). */
+let transcript: string[] = [];
+beforeEach(() => {
+  transcript = [];
+});
+afterEach(async () => {
+  const mine = keyrings.splice(0);
+  try {
+    // No test may leave a secret in any output or file, whichever test it is and whenever it runs.
+    const all = transcript.join('\n');
+    for (const secret of [APPKEY, WRONG_KEY, SIGNING, CANARY.slice(6)]) expect(all).not.toContain(secret);
+    for (const keyring of mine) {
+      expect(keyring.filesContaining(APPKEY)).toEqual([]);
+      expect(keyring.filesContaining(WRONG_KEY)).toEqual([]);
+    }
+  } finally {
+    for (const keyring of mine) await keyring.stop();
+  }
 });
 
 async function keyringOf(mode: 'unlocked' | 'no-secret-service' | 'no-bus'): Promise<PrivateKeyring> {
   const keyring = await startPrivateKeyring({ mode });
   keyrings.push(keyring);
   return keyring;
+}
+
+/**
+ * A secret stored as keytar stores it (service `Loket`, the account, and keytar's schema name: keytar looks
+ * entries up by all three, so the helper's `seed`, which has no schema, would not be found by the CLI). The
+ * secret goes through secret-tool's standard input, never its arguments.
+ */
+async function storeAsKeytar(keyring: PrivateKeyring, account: string, secret: string): Promise<void> {
+  const child = execFile(
+    'secret-tool',
+    ['store', '--label', `Loket/${account}`, 'service', 'Loket', 'account', account, 'xdg:schema', KEYTAR_SCHEMA],
+    { env: keyring.env, timeout: 10_000 },
+  );
+  child.stdin?.end(secret);
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`secret-tool store ${account} failed (exit ${code})`);
 }
 
 function cliOn(keyring: () => PrivateKeyring) {
@@ -57,11 +103,51 @@ interface Shown {
   methodsSource: string;
 }
 
+/** Gateway settings as `config set-gateway --url URL --app-id APP_ID` saves them, in the given mode. */
+function gatewaySettings(
+  baseUrl: string,
+  mode: 'training' | 'live',
+  extra: Partial<GatewaySettings> = {},
+): LoketSettings {
+  return { ...DEFAULT_SETTINGS, mode, gateway: { ...DEFAULT_GATEWAY_SETTINGS, baseUrl, appId: APP_ID, ...extra } };
+}
+
+/** Settings written as the app would have saved them (the test's own SecretStore: the keychain is not touched). */
+function writeSettings(keyring: PrivateKeyring, settings: LoketSettings): void {
+  mkdirSync(keyringDataDir(keyring), { recursive: true });
+  const store = openStoreBooks({ dataDir: keyringDataDir(keyring), secrets: new MemorySecretStore('test') });
+  try {
+    store.settings.set(SETTINGS_KEY, settings);
+  } finally {
+    store.close();
+  }
+}
+
 describe('config, with an unlocked keychain', () => {
+  /** This test's keyring, set by world(). */
   let keyring: PrivateKeyring;
+  /** Read-only for the tests: each order a test creates is its own, and no test stops it. */
   let sandbox: SandboxHandle;
   const sandboxLog: string[] = [];
   const cli = cliOn(() => keyring);
+  /**
+   * A fresh keyring and data folder for this test, with what it needs already there: the appkey in the
+   * keychain, and the gateway saved (by default the shared sandbox's, in training).
+   */
+  const world = async (
+    needs: { appkey?: boolean; gateway?: string; mode?: 'training' | 'live'; inquiryPath?: string } = {},
+  ): Promise<void> => {
+    keyring = await keyringOf('unlocked');
+    if (needs.appkey) await storeAsKeytar(keyring, 'appkey', APPKEY);
+    if (needs.gateway !== undefined)
+      writeSettings(
+        keyring,
+        gatewaySettings(needs.gateway, needs.mode ?? 'training', { inquiryPath: needs.inquiryPath ?? null }),
+      );
+  };
+  /** The state after `config set-gateway … --app-key-stdin` against the shared sandbox. */
+  const withGateway = (mode: 'training' | 'live' = 'training') =>
+    world({ appkey: true, gateway: sandbox.url, mode, inquiryPath: '/api/status' });
   const shown = async (extra?: Record<string, string>): Promise<Shown> => {
     const r = await cli(['config', 'show', '--json'], undefined, extra);
     expect(r.code, r.stderr).toBe(0);
@@ -74,10 +160,7 @@ describe('config, with an unlocked keychain', () => {
   };
   const inKeychain = async () =>
     Object.fromEntries((await keyring.search('Loket')).map((i) => [i.attributes.account, i.secret]));
-  let orderId = '';
-
   beforeAll(async () => {
-    keyring = await keyringOf('unlocked');
     ({ sandbox } = await startTestSandbox({ appId: APP_ID, appKey: APPKEY }, { log: (line) => sandboxLog.push(line) }));
   });
   afterAll(async () => {
@@ -85,6 +168,7 @@ describe('config, with an unlocked keychain', () => {
   });
 
   it('shows the defaults: training, no gateway, no secret, the keychain available', async () => {
+    await world();
     const before = await shown();
     expect(before.settings.gateway).toBeNull();
     expect(before.mode).toMatchObject({ setting: 'training', running: 'sandbox' });
@@ -98,6 +182,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'set-gateway refuses broken fields by name and rule, with their flags: exit 2, nothing written',
     async () => {
+      await world();
       const r = await cli(
         ['config', 'set-gateway', '--url', 'ftp://gateway', '--app-id', APP_ID, '--timeout-ms', '5', '--app-key-stdin'],
         `${APPKEY}\n`,
@@ -116,6 +201,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'set-gateway takes the appkey from standard input into the keychain, and nowhere else',
     async () => {
+      await world();
       const r = await cli(
         [
           'config',
@@ -151,6 +237,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'config show: "set" and the last 4 only, where it comes from, and LOKET_APP_KEY over the keychain',
     async () => {
+      await withGateway();
       const text = await cli(['config', 'show']);
       expect(text.stdout).toMatch(
         new RegExp(`appkey:\\s+set \\(…${APPKEY.slice(-4)}\\), in the OS keychain \\(Loket\\)`),
@@ -183,6 +270,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'config test: ok with the stored appkey; exit 3 and the words when the gateway refuses it',
     async () => {
+      await withGateway();
       const ok = await cli(['config', 'test']);
       expect(ok.code, ok.stderr).toBe(0);
       expect(ok.stdout).toContain(`Connected: the gateway at ${sandbox.url} answered and accepted the appid`);
@@ -208,6 +296,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'a secret is never taken from the command line, and the refusal does not repeat it',
     async () => {
+      await world({ appkey: true });
       for (const args of [
         ['config', 'set-gateway', '--app-key', CANARY],
         ['config', 'set-gateway', `--app-key=${CANARY}`],
@@ -231,6 +320,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'on a terminal without --stdin: a hidden prompt, nothing typed is shown',
     async () => {
+      await withGateway();
       const r = await runCliOnTerminal(['config', 'set-secret', 'signing-secret'], {
         env: keyringEnv(keyring),
         answers: [{ prompt: /Signing secret \(typing is not shown\): /, type: SIGNING }],
@@ -264,6 +354,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'training off: needs the gateway named, and readable credentials; then live',
     async () => {
+      await withGateway();
       const unconfirmed = await cli(['config', 'training', 'off']);
       expect(unconfirmed.code).toBe(2);
       expect(unconfirmed.stderr).toContain(
@@ -307,6 +398,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     "live: order create is signed with the keychain's appkey and accepted by the gateway",
     async () => {
+      await withGateway('live');
       const r = await cli([
         'order',
         'create',
@@ -322,7 +414,6 @@ describe('config, with an unlocked keychain', () => {
       const order = JSON.parse(r.stdout) as { id: string; state: string; training: boolean };
       expect(order).toMatchObject({ state: 'awaiting_payment', training: false });
       expect(sandbox.orders.get(order.id)).toBeDefined();
-      orderId = order.id;
     },
     LONG,
   );
@@ -330,6 +421,21 @@ describe('config, with an unlocked keychain', () => {
   it(
     'training on is refused while that order awaits payment, and so is a gateway change; allowed after cancel',
     async () => {
+      await withGateway('live');
+      // The order awaiting payment that blocks the changes below.
+      const created = await cli([
+        'order',
+        'create',
+        '--method',
+        'qris_dynamic',
+        '--amount',
+        '15000',
+        '--item',
+        'Kopi',
+        '--json',
+      ]);
+      expect(created.code, created.stderr).toBe(0);
+      const { id: orderId } = JSON.parse(created.stdout) as { id: string };
       const refused = await cli(['config', 'training', 'on']);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('mode: 1 order is still open (being created, awaiting payment or unknown)');
@@ -351,6 +457,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     'methods import: a bad CSV lists each problem with its row and field, exit 2, nothing changed; a good one is listed',
     async () => {
+      await world();
       const dir = tempDir('loket-methods-');
       try {
         const bad = join(dir.path, 'bad.csv');
@@ -398,6 +505,7 @@ describe('config, with an unlocked keychain', () => {
   it(
     "set-store, set-printer, set-access: the app's rules, by field and flag; saved and audited",
     async () => {
+      await world();
       const bad = await cli(['config', 'set-store', '--terminal-id', 't-1', '--lang', 'fr']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('terminalId: must be 1 to 8 capital letters or digits (--terminal-id)');
@@ -425,49 +533,70 @@ describe('config, with an unlocked keychain', () => {
   it(
     'config test with the gateway stopped: exit 4',
     async () => {
-      await sandbox.close();
+      // A sandbox of this test's own, stopped: the shared one stays up for the others.
+      const { sandbox: stopped } = await startTestSandbox({ appId: APP_ID, appKey: APPKEY });
+      await stopped.close();
+      await world({ appkey: true, gateway: stopped.url });
       const r = await cli(['config', 'test']);
       expect(r.code).toBe(4);
-      expect(r.stderr).toContain(`Could not reach the gateway at ${sandbox.url}`);
+      expect(r.stderr).toContain(`Could not reach the gateway at ${stopped.url}`);
     },
     LONG,
   );
 
-  it('the appkey is in no file, no output and no gateway log line', () => {
-    expect(keyring.filesContaining(APPKEY)).toEqual([]);
-    expect(keyring.filesContaining(WRONG_KEY)).toEqual([]);
-    expect(transcript.length).toBeGreaterThan(40);
-    const all = transcript.join('\n');
-    for (const secret of [APPKEY, WRONG_KEY, SIGNING, CANARY.slice(6)]) expect(all).not.toContain(secret);
-    expect(sandboxLog.join('\n')).not.toContain(APPKEY);
-  });
+  it(
+    'the appkey is in no file, no output and no gateway log line',
+    async () => {
+      await world();
+      // Every way a secret goes in or comes out: from standard input, shown, tested with the right appkey and
+      // a wrong one (both signed requests reach the gateway's log), refused from the command line, typed at a
+      // hidden prompt. (afterEach checks the same for every other test's own runs.)
+      const piped: [string[], string?][] = [
+        [
+          [
+            'config',
+            'set-gateway',
+            '--url',
+            sandbox.url,
+            '--app-id',
+            APP_ID,
+            '--inquiry-path',
+            '/api/status',
+            '--app-key-stdin',
+          ],
+          `${APPKEY}\n`,
+        ],
+        [['config', 'show']],
+        [['config', 'show', '--json']],
+        [['config', 'test']],
+        [['config', 'set-secret', 'appkey', '--stdin'], `${WRONG_KEY}\n`],
+        [['config', 'test', '--json']],
+        [['config', 'set-gateway', '--app-key', CANARY]],
+        [['config', 'set-secret', 'appkey', `-k${CANARY}`]],
+      ];
+      const codes: number[] = [];
+      for (const [args, input] of piped) codes.push((await cli(args, input)).code);
+      expect(codes).toEqual([0, 0, 0, 0, 0, 3, 2, 2]);
+      const prompt = await runCliOnTerminal(['config', 'set-secret', 'signing-secret'], {
+        env: keyringEnv(keyring),
+        answers: [{ prompt: /Signing secret \(typing is not shown\): /, type: SIGNING }],
+        transcript,
+      });
+      expect(prompt.code, prompt.output).toBe(0);
+
+      expect(keyring.filesContaining(APPKEY)).toEqual([]);
+      expect(keyring.filesContaining(WRONG_KEY)).toEqual([]);
+      // stdout and stderr of each piped run, the terminal's output of the prompted one: all recorded.
+      expect(transcript).toHaveLength(2 * piped.length + 1);
+      const all = transcript.join('\n');
+      for (const secret of [APPKEY, WRONG_KEY, SIGNING, CANARY.slice(6)]) expect(all).not.toContain(secret);
+      expect(sandboxLog.join('\n')).not.toContain(APPKEY);
+    },
+    LONG,
+  );
 });
 
 describe('config, when no keychain can be used', () => {
-  const withGateway = (mode: 'training' | 'live'): LoketSettings => ({
-    ...DEFAULT_SETTINGS,
-    mode,
-    gateway: {
-      baseUrl: 'http://127.0.0.1:9',
-      appId: APP_ID,
-      signing: { key: 'appkey', encoding: 'hex' },
-      timeoutMs: 15000,
-      inquiryPath: null,
-      timeZone: 'Asia/Jakarta',
-    },
-  });
-
-  /** Settings written as the app would have saved them (the test's own SecretStore: no keychain here). */
-  function writeSettings(keyring: PrivateKeyring, settings: LoketSettings): void {
-    mkdirSync(keyringDataDir(keyring), { recursive: true });
-    const store = openStoreBooks({ dataDir: keyringDataDir(keyring), secrets: new MemorySecretStore('test') });
-    try {
-      store.settings.set(SETTINGS_KEY, settings);
-    } finally {
-      store.close();
-    }
-  }
-
   it(
     'no Secret Service: set-gateway says what to install, exits 5, and writes nothing at all',
     async () => {
@@ -503,7 +632,7 @@ describe('config, when no keychain can be used', () => {
     async () => {
       const keyring = await keyringOf('no-secret-service');
       const cli = cliOn(() => keyring);
-      writeSettings(keyring, withGateway('training'));
+      writeSettings(keyring, gatewaySettings('http://127.0.0.1:9', 'training'));
       const off = await cli(['config', 'training', 'off', '--confirm-gateway', 'http://127.0.0.1:9']);
       expect(off.code).toBe(5);
       expect(off.stderr).toContain(
@@ -512,7 +641,7 @@ describe('config, when no keychain can be used', () => {
       expect(JSON.parse((await cli(['config', 'show', '--json'])).stdout).settings.mode).toBe('training');
       expect((await cli(['config', 'test'])).code).toBe(5);
 
-      writeSettings(keyring, withGateway('live'));
+      writeSettings(keyring, gatewaySettings('http://127.0.0.1:9', 'live'));
       const order = await cli(['order', 'create', '--method', 'qris_dynamic', '--amount', '1000', '--item', 'Kopi']);
       expect(order.code).toBe(5);
       expect(order.stderr).toContain('live mode is set, but the OS keychain cannot be used: No keyring');
