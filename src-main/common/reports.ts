@@ -188,6 +188,8 @@ export interface DayShift {
   openedAt: string;
   closedAt?: string;
   openedBy: string;
+  /** Opened at the till with nobody signed in (`openedBy` is then the server's English, for the log). */
+  openedByNobody?: true;
   float: number;
   /** What the drawer should hold now (open), or held at the close (closed). */
   expected: number;

@@ -523,6 +523,10 @@ function dayShift(s: ShiftView): DayShift {
     openedAt: s.openedAt,
     ...(s.closedAt ? { closedAt: s.closedAt } : {}),
     openedBy: s.openedBy.name,
+    // Nobody signed in: the screen words it in its own language (the name is the server's English, for the log).
+    ...(s.openedBy.staffId === undefined && !s.openedBy.name.startsWith('cli:')
+      ? { openedByNobody: true as const }
+      : {}),
     float: s.float,
     expected: s.count?.expected ?? s.cash.expected,
     ...(s.count ? { counted: s.count.counted, difference: s.count.difference } : {}),

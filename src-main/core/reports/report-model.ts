@@ -364,6 +364,7 @@ const SHIFT_TEXT = {
   shifts: { id: 'Shift dan selisih kas', en: 'Shifts and the cash variance' },
   shift: { id: 'Shift', en: 'Shift' },
   opened: { id: 'Dibuka', en: 'Opened' },
+  nobody: { id: 'kasir (belum masuk)', en: 'the till (nobody signed in)' },
   expected: { id: 'Seharusnya', en: 'Expected' },
   counted: { id: 'Dihitung', en: 'Counted' },
   difference: { id: 'Selisih', en: 'Difference' },
@@ -374,6 +375,7 @@ const SHIFT_TEXT = {
 function shiftsSection(shifts: readonly DayShift[], tz: string, lang: Lang): ReportSection {
   const t = (x: Text) => x[lang];
   const variance = (s: DayShift) => (s.difference === undefined ? t(SHIFT_TEXT.stillOpen) : formatRupiah(s.difference));
+  const who = (s: DayShift) => (s.openedByNobody ? t(SHIFT_TEXT.nobody) : s.openedBy);
   return {
     key: 'shifts',
     title: t(SHIFT_TEXT.shifts),
@@ -385,7 +387,7 @@ function shiftsSection(shifts: readonly DayShift[], tz: string, lang: Lang): Rep
       { label: t(SHIFT_TEXT.difference), align: 'right' },
     ],
     rows: shifts.map((s) => [
-      `${s.id} (${s.openedBy})`,
+      `${s.id} (${who(s)})`,
       time(s.openedAt, tz, lang),
       formatRupiah(s.expected),
       s.counted === undefined ? '' : formatRupiah(s.counted),
@@ -395,7 +397,7 @@ function shiftsSection(shifts: readonly DayShift[], tz: string, lang: Lang): Rep
       label: s.id,
       value: variance(s),
       detail: [
-        `${s.openedBy}, ${time(s.openedAt, tz, lang)}`,
+        `${who(s)}, ${time(s.openedAt, tz, lang)}`,
         `${t(SHIFT_TEXT.expected)} ${formatRupiah(s.expected)}` +
           (s.counted === undefined ? '' : `, ${t(SHIFT_TEXT.counted)} ${formatRupiah(s.counted)}`),
       ],

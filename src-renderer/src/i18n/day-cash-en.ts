@@ -6,6 +6,7 @@ export const dayCashEn: typeof dayCashId = {
   shiftsNone: 'No shift was opened on this day.',
   shift: 'Shift',
   openedBy: 'Opened by',
+  nobody: 'the till (nobody signed in)',
   float: 'Float',
   expected: 'Expected',
   counted: 'Counted',

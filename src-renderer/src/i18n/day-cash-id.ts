@@ -4,6 +4,7 @@ export const dayCashId = {
   shiftsNone: 'Tidak ada shift yang dibuka pada hari ini.',
   shift: 'Shift',
   openedBy: 'Dibuka oleh',
+  nobody: 'kasir (belum masuk)',
   float: 'Modal awal',
   expected: 'Seharusnya',
   counted: 'Dihitung',

@@ -157,6 +157,9 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   const row = page.getByTestId('day-shifts').locator('tbody tr[data-shift]');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Rp500.000');
+  // Opened at the till with nobody signed in: said in the screen's words, not the server's English.
+  await expect(row).toContainText('kasir (belum masuk)');
+  await expect(row).not.toContainText('nobody');
   await expect(row).toContainText('Rp400.000');
   await expect(row.getByTestId('shift-difference')).toHaveText(/-Rp5\.000 · kurang/);
   await expect(row.getByTestId('shift-difference')).toHaveAttribute('data-amount', '-5000');
