@@ -92,6 +92,16 @@ export type ChargeInput = z.infer<typeof chargeInputSchema>;
 const orderId = z.string().min(1).max(36);
 /** A store day in the store's time zone. */
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day YYYY-MM-DD');
+/** An export's days and file: the till's books (prepareExport) and the whole store's (prepareStoreExport) alike. */
+const exportRange = z
+  .object({
+    from: day,
+    to: day,
+    format: z.enum(['csv', 'xlsx']),
+    delimiter: z.enum([',', ';']).optional(),
+    bom: z.boolean().optional(),
+  })
+  .strict();
 /** A manager session's token: every manager method takes it first, and it locks when idle. */
 const session = z.string().min(16).max(100);
 const staffId = z.number().int().positive();
@@ -455,18 +465,7 @@ export const API_TABLE = {
   prepareExport: {
     service: 'books',
     access: MANAGER,
-    args: z.tuple([
-      session,
-      z
-        .object({
-          from: day,
-          to: day,
-          format: z.enum(['csv', 'xlsx']),
-          delimiter: z.enum([',', ';']).optional(),
-          bom: z.boolean().optional(),
-        })
-        .strict(),
-    ]),
+    args: z.tuple([session, exportRange]),
     result: returns<DownloadTicket>(),
   },
   // This till's shift and its drawer (docs/tenders.md, "Shifts"): the cashier's, a manager's PIN where it is needed.
@@ -769,18 +768,7 @@ export const API_TABLE = {
   prepareStoreExport: {
     service: 'storeBook',
     access: MANAGER,
-    args: z.tuple([
-      session,
-      z
-        .object({
-          from: day,
-          to: day,
-          format: z.enum(['csv', 'xlsx']),
-          delimiter: z.enum([',', ';']).optional(),
-          bom: z.boolean().optional(),
-        })
-        .strict(),
-    ]),
+    args: z.tuple([session, exportRange]),
     result: returns<DownloadTicket>(),
   },
 } as const satisfies Record<string, ApiMethodSpec>;

@@ -1,10 +1,8 @@
-import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Database } from 'better-sqlite3';
-import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
 import { neutralise } from './columns';
-import { DrainWaiter, settled } from './streams';
+import { addTableSheet, writeTableCsv } from './table-writers';
 import type { ZoneClock } from './zone-time';
 
 /**
@@ -95,37 +93,13 @@ function csvCells(r: Row, zone: ZoneClock): (string | number | null)[] {
 }
 
 /** The sale lines as CSV (RFC 4180, CRLF) into `out`, read only as fast as `out` takes them. */
-export async function writeSaleLinesCsv(
+export function writeSaleLinesCsv(
   rows: Iterable<Row>,
   zone: ZoneClock,
   options: { delimiter: ',' | ';'; bom: boolean },
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  const stringifier = stringify({
-    delimiter: options.delimiter,
-    bom: options.bom,
-    header: true,
-    columns: SALE_LINE_COLUMNS.map((c) => c.name),
-    record_delimiter: '\r\n',
-  });
-  let bytes = 0;
-  stringifier.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  const done = settled(pipeline(stringifier, out));
-  const drain = new DrainWaiter(done);
-  let count = 0;
-  try {
-    for (const row of rows) {
-      count++;
-      if (!stringifier.write(csvCells(row, zone))) await drain.wait(stringifier);
-    }
-  } catch (err) {
-    stringifier.destroy(err as Error);
-    await done.catch(() => undefined);
-    throw err;
-  }
-  stringifier.end();
-  await done;
-  return { rows: count, bytes };
+  return writeTableCsv(rows, SALE_LINE_COLUMNS, (row) => csvCells(row, zone), options, out);
 }
 
 /** The "Sale lines" sheet of a streamed workbook (xlsx-export.ts), after the orders. */
@@ -135,18 +109,6 @@ export function addSaleLinesSheet(
   zone: ZoneClock,
   amountFormat: string,
 ): number {
-  const sheet = workbook.addWorksheet(SALE_LINES_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = SALE_LINE_COLUMNS.map((c) => ({
-    header: c.name === 'sale_time' ? `sale_time (${zone.timeZone})` : c.name,
-    key: c.name,
-    width: c.width,
-    ...(c.kind === 'amount' ? { style: { numFmt: amountFormat } } : {}),
-  }));
-  let count = 0;
-  for (const r of rows) {
-    sheet.addRow(csvCells(r, zone).map((v) => (v === null ? undefined : v))).commit();
-    count++;
-  }
-  sheet.commit();
-  return count;
+  const options = { timeColumns: ['sale_time'], timeZone: zone.timeZone, amountFormat };
+  return addTableSheet(workbook, SALE_LINES_SHEET, SALE_LINE_COLUMNS, options, rows, (r) => csvCells(r, zone));
 }

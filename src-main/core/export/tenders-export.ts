@@ -1,10 +1,8 @@
-import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Database } from 'better-sqlite3';
-import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
 import { neutralise } from './columns';
-import { DrainWaiter, settled } from './streams';
+import { addTableSheet, writeTableCsv } from './table-writers';
 import type { ZoneClock } from './zone-time';
 
 /**
@@ -106,38 +104,14 @@ function cells(r: Row, zone: ZoneClock, labels: MethodLabels): (string | number 
 }
 
 /** The tenders as CSV (RFC 4180, CRLF) into `out`, read only as fast as `out` takes them. */
-export async function writeTendersCsv(
+export function writeTendersCsv(
   rows: Iterable<Row>,
   zone: ZoneClock,
   labels: MethodLabels,
   options: { delimiter: ',' | ';'; bom: boolean },
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  const stringifier = stringify({
-    delimiter: options.delimiter,
-    bom: options.bom,
-    header: true,
-    columns: TENDER_COLUMNS.map((c) => c.name),
-    record_delimiter: '\r\n',
-  });
-  let bytes = 0;
-  stringifier.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  const done = settled(pipeline(stringifier, out));
-  const drain = new DrainWaiter(done);
-  let count = 0;
-  try {
-    for (const row of rows) {
-      count++;
-      if (!stringifier.write(cells(row, zone, labels))) await drain.wait(stringifier);
-    }
-  } catch (err) {
-    stringifier.destroy(err as Error);
-    await done.catch(() => undefined);
-    throw err;
-  }
-  stringifier.end();
-  await done;
-  return { rows: count, bytes };
+  return writeTableCsv(rows, TENDER_COLUMNS, (row) => cells(row, zone, labels), options, out);
 }
 
 /** The "Tenders" sheet of a streamed workbook (xlsx-export.ts), after the refunds. */
@@ -148,18 +122,6 @@ export function addTendersSheet(
   labels: MethodLabels,
   amountFormat: string,
 ): number {
-  const sheet = workbook.addWorksheet(TENDERS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = TENDER_COLUMNS.map((c) => ({
-    header: c.name === 'sale_time' || c.name === 'tender_time' ? `${c.name} (${zone.timeZone})` : c.name,
-    key: c.name,
-    width: c.width,
-    ...(c.kind === 'amount' ? { style: { numFmt: amountFormat } } : {}),
-  }));
-  let count = 0;
-  for (const r of rows) {
-    sheet.addRow(cells(r, zone, labels).map((v) => (v === null ? undefined : v))).commit();
-    count++;
-  }
-  sheet.commit();
-  return count;
+  const options = { timeColumns: ['sale_time', 'tender_time'], timeZone: zone.timeZone, amountFormat };
+  return addTableSheet(workbook, TENDERS_SHEET, TENDER_COLUMNS, options, rows, (r) => cells(r, zone, labels));
 }
