@@ -131,3 +131,26 @@ test('cash without an open shift: said at once, with the way to the shift screen
   await expect(cashier.getByTestId('sale-form')).toBeVisible();
   await expect(cashier.getByTestId('cart-line')).toHaveCount(1);
 });
+
+test("Open a shift on the tender screen opens the shift's own dialog; once open, the cash is taken", async ({
+  cashier,
+  loket,
+}) => {
+  await toTenders(cashier, 10_000, 'Teh', 'cash');
+  await expect(cashier.getByTestId('tender-no-shift')).toBeVisible();
+  await cashier.getByTestId('tender-open-shift').click();
+  await expect(cashier.locator('#shift-float')).toBeFocused();
+  await cashier.locator('#shift-float').fill('100.000');
+  await cashier.keyboard.press('Enter');
+  await expect(cashier.getByTestId('shift-done-button')).toBeFocused();
+  await cashier.keyboard.press('Enter');
+  await expect(cashier.getByTestId('shift-dialog')).not.toBeVisible();
+  expect(await loket.call('currentShift')).toMatchObject({ float: 100_000, state: 'open' });
+  // Back on the tender screen, which takes cash again.
+  await expect(cashier.getByTestId('tender-panel')).toBeVisible();
+  await expect(cashier.getByTestId('tender-no-shift')).not.toBeVisible();
+  await cashier.getByTestId('tender-handed').fill('20000');
+  await cashier.keyboard.press('Enter');
+  await expect(cashier.getByTestId('sale-done')).toBeVisible();
+  await expect(cashier.getByTestId('sale-done')).toContainText('Rp10.000');
+});
