@@ -180,51 +180,35 @@ export class OrderRuntime {
         watch: watch.watch,
       });
       const shifts = this.shifts(loket);
-      const sales = new SaleService({
-        sales: new SaleStore(loket.db, clock),
-        products: this.deps.products,
-        log: loket.log,
-        counter: app,
+      // What the sale and its refunds share: one store of sales, one cash ledger (a test's, or the shift's), the
+      // settings, the till and the manager's PIN.
+      const saleStore = new SaleStore(loket.db, clock);
+      const saleReceipts = this.saleReceipts(loket);
+      const atTheCounter = {
+        sales: saleStore,
         settings: () => loadSaleSettings(store.settings),
         terminalId: () => loket.terminalId,
         training: loket.training,
         clock,
         till: () => ({ staff: this.deps.service.till?.().staff ?? null }),
-        approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
+        approveAsManager: (staffId: number, pin: string) => store.access.approveAsManager(staffId, pin),
         audit: store.audit,
         cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
-        receipts: this.saleReceipts(loket),
+      };
+      const sales = new SaleService({
+        ...atTheCounter,
+        products: this.deps.products,
+        log: loket.log,
+        counter: app,
+        receipts: saleReceipts,
       });
-      const saleStore = new SaleStore(loket.db, clock);
       const refunds = new RefundApi(
-        new RefundService({
-          sales: saleStore,
-          refunds: new RefundStore(loket.db),
-          settings: () => loadSaleSettings(store.settings),
-          terminalId: () => loket.terminalId,
-          training: loket.training,
-          clock,
-          till: () => ({ staff: this.deps.service.till?.().staff ?? null }),
-          approveAsManager: (staffId, pin) => store.access.approveAsManager(staffId, pin),
-          audit: store.audit,
-          cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
-        }),
+        new RefundService({ ...atTheCounter, refunds: new RefundStore(loket.db) }),
         (saleId) => saleStore.get(saleId),
         {
           context: () => {
             const s = this.deps.settings();
-            const c = receiptContext(s);
-            return {
-              store: {
-                name: c.storeName,
-                address: c.storeAddress,
-                headerText: c.headerText,
-                footerText: c.footerText,
-              },
-              lang: s.lang,
-              timeZone: s.timeZone,
-              methods: loket.methods,
-            };
+            return { store: saleReceipts.store(), lang: s.lang, timeZone: s.timeZone, methods: loket.methods };
           },
           printedAt: () => clock.now(),
           print: (receipt) => this.deps.printing.printReceiptDoc(this.deps.settings(), receipt),
