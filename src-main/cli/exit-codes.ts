@@ -1,5 +1,6 @@
 import type { OrderState } from '../common/order';
 import { retrySafety } from '../common/order-policy';
+import type { ChargeFailure } from '../common/api';
 import type { GatewayFailure } from '../core/gateway/client';
 
 /** Documented in docs/cli.md; scripts rely on them. */
@@ -35,6 +36,13 @@ export function exitCodeFor(failure: GatewayFailure, orderState?: OrderState): n
     orderState,
   );
   return retry === 'final' ? EXIT.REJECTED : EXIT.NOT_SENT_OR_UNKNOWN;
+}
+
+/** The same, from a charge's answer (the counter's: its failure already carries its retry safety). */
+export function exitCodeOfCharge(failure: ChargeFailure, orderState?: OrderState): number {
+  if (failure.class === 'invalid_input') return EXIT.INVALID_INPUT;
+  if (failure.class === 'storage') return orderState === 'unknown' ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.STORAGE;
+  return failure.retry === 'final' ? EXIT.REJECTED : EXIT.NOT_SENT_OR_UNKNOWN;
 }
 
 /** A mistake in how the command was called: exit code 2, message on stderr, no stack trace. */

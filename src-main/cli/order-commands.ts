@@ -5,7 +5,12 @@ import { OrderRuleError, REASON_RULE, reasonSchema } from '../common/order-polic
 import { publicFailure } from '../core/gateway/client';
 import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
-import { EXIT, exitCodeFor, UsageError } from './exit-codes';
+import { EXIT, exitCodeFor, exitCodeOfCharge, UsageError } from './exit-codes';
+import type { ChargeFailure } from '../common/api';
+import type { GatewayFailure } from '../core/gateway/client';
+import { chargeResultOf, oneLineSale, orderFieldsOf } from '../core/counter/one-line-sale';
+import { loadSaleSettings } from '../core/settings/sale-settings';
+import { CLI_CHARGER, cliCounter, newSaleKey } from './sale-commands';
 import { orderSummaryLines } from './format';
 import { readBooks } from './books';
 import { OrderLog } from '../core/orders/order-log';
@@ -93,42 +98,47 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
   const api = values.api ?? 'v2';
   if (api !== 'v1' && api !== 'v2') throw new UsageError(`--api: must be v1 or v2 (got ${JSON.stringify(api)})`);
   return withLoket(options, io, async (loket) => {
-    const outcome = await loket.orders.create(
-      {
-        methodId: values.method!,
-        amount,
-        itemName: values.item!,
-        api,
-        ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
-        ...(values['customer-name'] === undefined ? {} : { customerName: values['customer-name'] }),
-        ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }),
-        ...(values.phone === undefined ? {} : { phone: values.phone }),
-      },
-      { source: 'cli' },
+    // A typed item and amount is a one-line sale (the counter's one way to charge, as at the till).
+    const settings = loadSaleSettings(loket.store.settings);
+    const input = {
+      methodId: values.method!,
+      amount,
+      itemName: values.item!,
+      api: api as 'v1' | 'v2',
+      ...(values['item-id'] === undefined ? {} : { itemId: values['item-id'] }),
+      ...(values['customer-name'] === undefined ? {} : { customerName: values['customer-name'] }),
+      ...(values.phone === undefined ? {} : { phone: values.phone }),
+    };
+    const result = chargeResultOf(
+      await cliCounter(loket, options).charge(
+        oneLineSale(input, settings.tax.defaultCategory, newSaleKey()),
+        CLI_CHARGER,
+        orderFieldsOf({ ...input, ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }) }),
+      ),
     );
     // The gateway has it but the log could not take the answer (a full disk): one more try before this
     // process ends; if the disk still refuses, the order is found `creating` at the next start and reconciled.
-    if (loket.orders.pendingWrites() > 0 && loket.orders.flushPendingWrites() > 0 && outcome.order)
+    if (loket.orders.pendingWrites() > 0 && loket.orders.flushPendingWrites() > 0 && result.order)
       io.err(
-        `order ${outcome.order.id} reached the gateway but could not be recorded (the disk refused the write). ` +
+        `order ${result.order.id} reached the gateway but could not be recorded (the disk refused the write). ` +
           'Do not charge again: free space, then run npm run cli -- reconcile.\n',
       );
     if (values.json) {
       io.out(
         JSON.stringify(
-          outcome.ok
-            ? outcome.order
-            : { order: outcome.order ?? null, failure: publicFailure(outcome.failure, outcome.order?.state) },
+          result.ok
+            ? { ...result.order, saleId: result.saleId ?? null }
+            : { order: result.order ?? null, saleId: result.saleId ?? null, failure: result.failure },
           null,
           2,
         ) + '\n',
       );
     } else {
-      if (outcome.order)
-        io.out(orderSummaryLines(outcome.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
-      if (!outcome.ok) io.err(`${describeFailure(outcome.failure)}${flagHint(outcome.failure)}\n`);
+      if (result.order)
+        io.out(orderSummaryLines(result.order, loket.methods, loket.settings.timeZone).join('\n') + '\n');
+      if (!result.ok) io.err(`${describeFailure(result.failure as GatewayFailure)}${flagHint(result.failure)}\n`);
     }
-    return outcome.ok ? EXIT.OK : exitCodeFor(outcome.failure, outcome.order?.state);
+    return result.ok ? EXIT.OK : exitCodeOfCharge(result.failure, result.order?.state);
   });
 }
 
@@ -143,9 +153,9 @@ const FIELD_FLAGS: Record<string, string> = {
 };
 
 /** The gateway's field names are the contract's; the cashier typed flags, so name those too. */
-function flagHint(failure: Parameters<typeof exitCodeFor>[0]): string {
+function flagHint(failure: ChargeFailure): string {
   if (failure.class !== 'invalid_input') return '';
-  const flags = [...new Set(failure.issues.map((i) => FIELD_FLAGS[i.field]).filter(Boolean))];
+  const flags = [...new Set((failure.issues ?? []).map((i) => FIELD_FLAGS[i.field]).filter(Boolean))];
   return flags.length ? ` (check ${flags.join(', ')})` : '';
 }
 

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
-import type { ChargeFailure, ChargeInput, ChargeResult } from '../common/api';
+import { randomUUID } from 'node:crypto';
+import type { ChargeFailure } from '../common/api';
 import type { TenderInput } from '../common/cash';
 import { formatRupiah } from '../common/money';
-import type { Order, OrderState } from '../common/order';
+import type { OrderState } from '../common/order';
 import { lineOfProduct, type ChargeSaleResult, type SaleFieldIssue, type SaleView } from '../common/sale';
 import type { Discount, SaleLine } from '../common/sale-line';
-import { publicFailure } from '../core/gateway/client';
 import { loadItemCatalogue } from '../core/catalogue';
 import { systemClock, type Clock } from '../core/ports';
 import { ProductStore } from '../core/products/product-store';
-import { SaleService } from '../core/sales/sale-service';
+import { AuditLog } from '../core/audit/audit-log';
+import { Counter, type Charger } from '../core/counter/counter';
 import { SaleStore } from '../core/sales/sale-store';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import type { CashLedger } from '../core/shifts/cash-ledger';
@@ -17,7 +18,7 @@ import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { defaultIo, type Io } from './cli-support';
 import { readSecret } from './secret-input';
 import { StaffStore } from '../core/staff/staff-store';
-import { EXIT, UsageError } from './exit-codes';
+import { EXIT, exitCodeOfCharge, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
@@ -178,33 +179,19 @@ export async function runSaleCommand(
       }
       manager = { staffId: staff.id, pin: managerPin! };
     }
-    // Cash goes through this till's shift (shift open --float): the same ledger the app's sale uses.
-    const cashLedger = options.cashLedger?.(loket) ?? shiftLedgerOf(loket, clockOf(options));
-    const sales = new SaleService({
-      sales: new SaleStore(loket.db, clockOf(options)),
-      products,
-      log: loket.log,
-      counter: cliCounter(loket),
-      settings: () => settings,
-      terminalId: () => loket.terminalId,
-      training: loket.training,
-      clock: clockOf(options),
-      approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
-      audit: loket.store.audit,
-      cashLedger,
-    });
-    let result: ChargeSaleResult;
-    try {
-      result = await sales.chargeSale({
-        cart: { lines, saleDiscount },
+    // Cash goes through this till's shift (shift open --float): the same ledger and counter the app's sale uses.
+    const counter = cliCounter(loket, options, products);
+    const result: ChargeSaleResult = await counter.charge(
+      {
+        cart: { lines, saleDiscount, saleKey: newSaleKey() },
         ...(tenders ? { tenders } : { methodId: values.method! }),
         ...(values['customer-name'] !== undefined ? { customerName: values['customer-name'] } : {}),
         ...(values.phone !== undefined ? { phone: values.phone } : {}),
         ...(manager ? { managerPin: manager } : {}),
-      });
-    } finally {
-      sales.close();
-    }
+      },
+      CLI_CHARGER,
+    );
+    if (result.ok && result.drawer && !result.drawer.ok) io.err(`note: ${result.drawer.message}\n`);
     if (values.json) io.out(JSON.stringify(jsonOf(result), null, 2) + '\n');
     else {
       if (result.sale) io.out(saleLines(result.sale).join('\n') + '\n');
@@ -218,50 +205,14 @@ export async function runSaleCommand(
       return EXIT.INVALID_INPUT;
     }
     io.err(`${result.failure.message}\n`);
-    return exitCodeOfFailure(result.failure, result.order?.state);
+    return exitCodeOfCharge(result.failure, result.order?.state);
   } finally {
     await loket.close();
   }
 }
 
-/** As exitCodeFor reads a gateway failure (exit-codes.ts), from the failure the API answers. */
-function exitCodeOfFailure(failure: ChargeFailure, orderState?: OrderState): number {
-  if (failure.class === 'invalid_input') return EXIT.INVALID_INPUT;
-  if (failure.class === 'storage') return orderState === 'unknown' ? EXIT.NOT_SENT_OR_UNKNOWN : EXIT.STORAGE;
-  return failure.retry === 'final' ? EXIT.REJECTED : EXIT.NOT_SENT_OR_UNKNOWN;
-}
-
 function clockOf(options: SaleCommandOptions): Clock {
   return options.clock ?? systemClock;
-}
-
-/** The counter's order path for one command: the order service itself (no display, no till to hold). */
-function cliCounter(loket: Loket) {
-  return {
-    async chargeOrder(input: ChargeInput, alsoWrite?: (order: Order) => void): Promise<ChargeResult> {
-      const outcome = await loket.orders.create(
-        {
-          methodId: input.methodId,
-          amount: input.amount,
-          itemName: input.itemName,
-          ...(input.itemId ? { itemId: input.itemId } : {}),
-          ...(input.customerName ? { customerName: input.customerName } : {}),
-          ...(input.phone ? { phone: input.phone } : {}),
-        },
-        { source: 'cli' },
-        alsoWrite,
-      );
-      if (outcome.ok) return { ok: true, order: outcome.order };
-      return {
-        ok: false,
-        ...(outcome.order ? { order: outcome.order } : {}),
-        failure: publicFailure(outcome.failure, outcome.order?.state),
-      };
-    },
-    cancelOrder(id: string, reason: string): Order {
-      return loket.orders.cancel(id, { source: 'cli', reason });
-    },
-  };
 }
 
 function jsonOf(result: ChargeSaleResult): unknown {
@@ -310,6 +261,38 @@ export function saleLines(sale: SaleView): string[] {
     out.push(`  paid by ${what.padEnd(46)}${rp(t.amount)}  ${t.state}`);
   }
   return out;
+}
+
+/** The command line charges as a member of staff would at the till: as the machine's account (docs/cli.md). */
+export const CLI_CHARGER: Charger = { source: 'cli', staff: null };
+
+/** A new idempotency key: each run of the command is a charge of its own. */
+export function newSaleKey(): string {
+  return randomUUID();
+}
+
+/**
+ * The counter for one command (core/counter/counter.ts): the order log and gateway of `loket`, this till's shift for
+ * cash, the drawer on the receipt printer when it is a network one (pulsed and awaited before the process ends), the
+ * audit log of the order log's database.
+ */
+export function cliCounter(loket: Loket, options: SaleCommandOptions, products?: ProductStore): Counter {
+  const clock = clockOf(options);
+  const settings = loadSaleSettings(loket.store.settings);
+  return new Counter({
+    log: loket.log,
+    orders: loket.orders,
+    sales: new SaleStore(loket.db, clock),
+    products: products ?? new ProductStore(loket.store.db, clock),
+    settings: () => settings,
+    terminalId: () => loket.terminalId,
+    training: loket.training,
+    clock,
+    cashLedger: options.cashLedger?.(loket) ?? shiftLedgerOf(loket, clock),
+    audit: loket.db === loket.store.db ? loket.store.audit : new AuditLog(loket.db, clock),
+    approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
+    drawer: printerDrawer(() => drawerPrinterOf(loket.store.settings.load())),
+  });
 }
 
 /** This till's shifts over the order log in use, for a sale's cash (the drawer opens when the printer is a network one). */

@@ -46,7 +46,10 @@ export interface ChargeFailure {
   httpStatus?: number;
 }
 
-export type ChargeResult = { ok: true; order: Order } | { ok: false; order?: Order; failure: ChargeFailure };
+/** A charge's answer: its order (createOrder's one-line sale names its sale too). */
+export type ChargeResult =
+  | { ok: true; order: Order; saleId?: string | undefined }
+  | { ok: false; order?: Order; failure: ChargeFailure; saleId?: string | undefined };
 
 /** An item of the store's quick-item catalogue (resources/items.json): fixed price, `item_id` sent along. */
 export interface CatalogueItem {

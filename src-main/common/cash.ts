@@ -185,78 +185,6 @@ export function checkReference(
   return { ok: true, reference: text };
 }
 
-export interface TenderPlan {
-  steps: TenderStep[];
-  total: number;
-  /** Σ applied: total + rounding when complete. */
-  applied: number;
-  rounding: number;
-  change: number;
-  /** Still due after the last tender. */
-  due: number;
-  complete: boolean;
-}
-
-export type TenderPlanResult = { ok: true; plan: TenderPlan } | { ok: false; issues: CashIssue[] };
-
-/**
- * The tenders of a sale of `total`, in order: what each pays, what is still due after it, the change and the
- * rounding line. Complete when nothing is due. Every tender is checked (one issue each at most); a tender after the
- * sale is paid is an issue.
- */
-export function planTenders(total: number, tenders: readonly TenderInput[], mode: CashRounding): TenderPlanResult {
-  requireSafeInteger('planTenders', 'total', total);
-  const steps: TenderStep[] = [];
-  const issues: CashIssue[] = [];
-  let due = total;
-  for (const [i, t] of tenders.entries()) {
-    const at = `tenders[${i}].`;
-    let result: TenderResult;
-    if (t?.kind === 'cash') result = cashTender(due, t.handed, mode, at);
-    else if (t?.kind === 'gateway') {
-      if (typeof t.methodId !== 'string' || t.methodId.trim() === '') {
-        issues.push({ field: `${at}methodId`, rule: 'method', message: `${at}methodId: the payment method's id` });
-        continue;
-      }
-      result = exactTender('gateway', due, t.amount, at);
-    } else if (t?.kind === 'other') {
-      const ref = checkReference(t.reference, at);
-      if (!ref.ok) {
-        issues.push(ref.issue);
-        continue;
-      }
-      result = exactTender('other', due, t.amount, at);
-    } else {
-      issues.push({
-        field: `${at}kind`,
-        rule: 'kind',
-        message: `${at}kind: 'cash', 'gateway' or 'other' (got ${show((t as { kind?: unknown } | null)?.kind)})`,
-      });
-      continue;
-    }
-    if (!result.ok) {
-      issues.push(result.issue);
-      continue;
-    }
-    steps.push(result.step);
-    due = result.step.dueAfter;
-  }
-  if (issues.length > 0) return { ok: false, issues };
-  const sum = (k: 'applied' | 'rounding' | 'change') => steps.reduce((a, s) => a + s[k], 0);
-  return {
-    ok: true,
-    plan: {
-      steps,
-      total,
-      applied: sum('applied'),
-      rounding: sum('rounding'),
-      change: sum('change'),
-      due,
-      complete: due === 0,
-    },
-  };
-}
-
 // ---------------------------------------------------------------- the shift's cash
 
 /** What moved cash in or out of the drawer during a shift. */
@@ -264,6 +192,8 @@ export type ShiftCashEvent =
   | { type: 'float'; amount: number }
   | { type: 'cash_tender'; handed: number; change: number }
   | { type: 'cash_refund'; amount: number }
+  /** Cash given back on a voided sale (its gateway part ended unpaid): not a refund, the sale never happened. */
+  | { type: 'cash_void'; amount: number }
   | { type: 'pay_in'; amount: number }
   | { type: 'pay_out'; amount: number };
 
@@ -275,15 +205,17 @@ export interface ShiftCash {
   /** cashIn − change: the cash applied to sales. */
   cashSales: number;
   cashRefunds: number;
+  /** Cash given back on voided sales. */
+  cashVoided: number;
   payIns: number;
   payOuts: number;
-  /** float + cashSales − cashRefunds − payOuts + payIns. */
+  /** float + cashSales − cashVoided − cashRefunds − payOuts + payIns. */
   expected: number;
 }
 
 /** The shift's cash figures, rebuilt from its events (so a restart gets the same figures). */
 export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
-  const c = { float: 0, cashIn: 0, change: 0, cashRefunds: 0, payIns: 0, payOuts: 0 };
+  const c = { float: 0, cashIn: 0, change: 0, cashRefunds: 0, cashVoided: 0, payIns: 0, payOuts: 0 };
   for (const [i, e] of events.entries()) {
     const need = (name: string, v: number) => requireSafeInteger('shiftCash', `events[${i}].${name}`, v);
     switch (e.type) {
@@ -302,6 +234,10 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
         need('amount', e.amount);
         c.cashRefunds += e.amount;
         break;
+      case 'cash_void':
+        need('amount', e.amount);
+        c.cashVoided += e.amount;
+        break;
       case 'pay_in':
         need('amount', e.amount);
         c.payIns += e.amount;
@@ -315,7 +251,7 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
     }
   }
   const cashSales = c.cashIn - c.change;
-  return { ...c, cashSales, expected: c.float + cashSales - c.cashRefunds - c.payOuts + c.payIns };
+  return { ...c, cashSales, expected: c.float + cashSales - c.cashVoided - c.cashRefunds - c.payOuts + c.payIns };
 }
 
 export type MovementResult =

@@ -55,6 +55,8 @@ export interface ReasonParams {
   'order.bad_day': { day: string };
   /** Another sale is still on the customer's screen (`unknown`: its outcome is not known). */
   'sale.waiting': { orderId: string; unknown: boolean };
+  'sale.held': { orderId: string };
+  'sale.in_flight': { orderId: string };
   'sale.sign_in_required': Record<string, never>;
   'sale.simulate_training_only': Record<string, never>;
   'sale.sandbox_restarted': Record<string, never>;

@@ -1,3 +1,4 @@
+import type { DrawerResult } from './shifts';
 import type { LineLeft } from './refund';
 
 /**
@@ -97,4 +98,11 @@ export interface RefundableView {
 }
 
 export type RefundSaleResult =
-  { ok: true; refund: RefundView; refundable: RefundableView } | { ok: false; issues: RefundFieldIssue[] };
+  | {
+      ok: true;
+      refund: RefundView;
+      refundable: RefundableView;
+      /** A cash refund: whether the drawer opened for it (the refund is written whatever the drawer does). */
+      drawer?: DrawerResult;
+    }
+  | { ok: false; issues: RefundFieldIssue[] };

@@ -7,6 +7,7 @@ import type { DiscountOverLimit, SaleFigures } from './sale-totals';
 import { pinSchema } from './staff';
 import type { CategoryTax, TaxCategory } from './tax';
 import type { CashRounding } from './cash';
+import type { DrawerResult } from './shifts';
 
 /**
  * The sale as the API carries it (docs/sale.md): the cart being rung up, a quote of its figures, charging it with
@@ -20,15 +21,28 @@ export const SALE_STATES = ['open', 'tendering', 'completed', 'voided'] as const
 export type SaleState = (typeof SALE_STATES)[number];
 
 /** The cart being rung up at a till, stored as it changes (a reload or a restart never loses a line). */
+/**
+ * The idempotency key of the sale a cart becomes (made by the client when the cart starts, kept with the stored cart):
+ * a charge with a key already charged answers that sale again, never a second one (a double tap, a browser's retry,
+ * two tabs of one till). A new cart, or a cart rung up again after a refusal, gets a new key.
+ */
+export const saleKeySchema = z
+  .string()
+  .min(8, { error: 'saleKey: 8 to 64 letters, digits or dashes' })
+  .max(64, { error: 'saleKey: 8 to 64 letters, digits or dashes' })
+  .regex(/^[A-Za-z0-9-]+$/, { error: 'saleKey: 8 to 64 letters, digits or dashes' });
+
 export const cartSchema = z
   .object({
     lines: z.array(saleLineSchema).max(MAX_CART_LINES, { error: `at most ${MAX_CART_LINES} lines` }),
     saleDiscount: discountSchema.nullable().optional(),
+    saleKey: saleKeySchema.optional(),
   })
   .strict();
 export interface Cart {
   lines: SaleLine[];
   saleDiscount?: Discount | null | undefined;
+  saleKey?: string | undefined;
 }
 
 /** A tender as the caller asks for it (common/cash.ts, TenderInput): cash handed, a gateway method, or other. */
@@ -50,6 +64,8 @@ export const chargeSaleInputSchema = z
     customerName: z.string().max(200).optional(),
     phone: z.string().max(40).optional(),
     managerPin: managerPinSchema.optional(),
+    /** The gateway's V2 (the payment data) or V1 (a token for its hosted page) for the gateway tender. */
+    api: z.enum(['v1', 'v2']).optional(),
   })
   .strict();
 export type ChargeSaleInput = z.infer<typeof chargeSaleInputSchema>;
@@ -116,6 +132,11 @@ export interface SaleTender {
   handed: number;
   change: number;
   rounding: number;
+  /**
+   * A gateway tender that failed (its sale voided) and was then paid at the gateway after all: the money is there for a
+   * voided sale, a late payment for the manager, as its order's (the tender stays `failed`, the sale `voided`).
+   */
+  latePayment?: true;
 }
 
 export interface SaleView {
@@ -157,7 +178,7 @@ export interface SaleView {
  * sale. A refusal before anything was written has no sale (`saleId: null`), and `issues` names each field and rule.
  */
 export type ChargeSaleResult =
-  | { ok: true; saleId: string; sale: SaleView; order: Order | null }
+  | { ok: true; saleId: string; sale: SaleView; order: Order | null; drawer?: DrawerResult; replayed?: true }
   | {
       ok: false;
       saleId: string | null;
@@ -165,6 +186,8 @@ export type ChargeSaleResult =
       order?: Order;
       failure: ChargeFailure;
       issues?: SaleFieldIssue[];
+      /** The answer of a charge made before with the same saleKey (nothing new was written or sent). */
+      replayed?: true;
     };
 
 /** The cart of a sale, to ring it up again (a charge the gateway refused: the cashier picks another method). */

@@ -11,6 +11,7 @@ export const SHIFT_EVENT_TYPES = [
   'float',
   'cash_tender',
   'cash_refund',
+  'cash_void',
   'pay_in',
   'pay_out',
   'no_sale',

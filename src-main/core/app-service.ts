@@ -24,6 +24,11 @@ import type { StaffSummary } from '../common/staff';
 import { publicFailure } from './gateway/client';
 import type { OrderLog } from './orders/order-log';
 import type { Actor, CreateOutcome, OrderService } from './payments/order-service';
+import type { ChargeSaleInput, ChargeSaleResult } from '../common/sale';
+import type { TaxCategory } from '../common/tax';
+import type { Charger, Counter, OrderFields } from './counter/counter';
+import { chargeBlocker } from './counter/charge-guard';
+import { chargeResultOf, oneLineSale, orderFieldsOf } from './counter/one-line-sale';
 import type { Clock } from './ports';
 
 /** The note a cashier's "seen" of a late payment writes (its payload); a manager's acknowledgement hides it too. */
@@ -60,8 +65,6 @@ export interface AppServiceDeps {
   watch?: (order: Order) => void;
   /** Remembers the sale on the display across restarts (the store's books); in memory only when absent. */
   saleMemory?: { load(): string | null; save(orderId: string | null): void };
-  /** Remembers the order that holds the till (see AppService.heldOrderId) across restarts; in memory only when absent. */
-  holdMemory?: { load(): string | null; save(orderId: string | null): void };
   /**
    * Who sells at this till, recorded on every order and change the cashier makes; `required` when the
    * store's settings make a cashier sign in with a PIN before charging.
@@ -71,8 +74,12 @@ export interface AppServiceDeps {
   cart?: () => DisplayCart | null;
   /** A sale as the customer display shows it (tenders-ui): the sale of an order, or a sale by its id; null: none. */
   saleOnDisplay?: (ref: { orderId: string } | { saleId: string }) => DisplaySale | null;
-  /** Why no payment may be taken now (the order log failed its integrity check): a charge is refused with it. */
-  refusal?: () => string | undefined;
+  /** The counter: every charge, of every tender (core/counter/counter.ts). */
+  counter: Counter;
+  /** This till's terminal id now (the order that holds it is read from the log). */
+  terminalId: () => string;
+  /** The tax category of a typed line (the sale settings'): a typed item and amount is a one-line sale of it. */
+  typedCategory: () => TaxCategory;
 }
 
 /**
@@ -90,17 +97,6 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   private readonly notCharged = new Set<string>();
   /** Orders being sent again (retryOrder): their outcome is open until the answer comes. */
   private readonly retrying = new Set<string>();
-  /**
-   * A charge is on its way to the gateway. Set in the same synchronous step as the "one sale at a time" check,
-   * before the first await: two calls arriving together cannot both pass the check (the second is refused).
-   */
-  private chargeInFlight = false;
-  /**
-   * An order of this till whose outcome is unknown and may have been charged (`may_exist`): until it is settled —
-   * Check again finds it, or a manager decides it (mark paid, cancel: audited) — the till sends no other order, so
-   * closing the message, parking it or resuming another sale never lets a second charge for the same sale through.
-   */
-  private heldOrderId: string | null = null;
   private readonly listeners = new Set<(event: LiveEvent) => void>();
   private readonly unsubscribe: () => void;
 
@@ -110,15 +106,9 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const order = remembered ? deps.log.get(remembered) : undefined;
     if (order && (OPEN_SALE_STATES.includes(order.state) || (order.state === 'paid' && !this.receiptPrinted(order.id))))
       this.displayOrderId = order.id;
-    // The hold comes back too, unless its order was settled meanwhile (reconcile at the command line, say); a sale
-    // that was unknown when Loket stopped holds the till as well.
-    const held = deps.holdMemory?.load();
-    const heldOrder = held ? deps.log.get(held) : order?.state === 'unknown' ? order : undefined;
-    if (heldOrder?.state === 'unknown') this.heldOrderId = heldOrder.id;
-    else if (held) this.setHeld(null);
+    // The live events and the display are a projection of the log's committed changes; the books are not decided here.
     this.unsubscribe = deps.log.onChange((order) => {
       if (order.state !== 'unknown') this.notCharged.delete(order.id);
-      if (order.id === this.heldOrderId && order.state !== 'unknown') this.setHeld(null);
       this.emit({ type: 'order', order });
       if (order.id === this.displayOrderId) this.emit({ type: 'display', state: this.displayStateOf(order) });
     });
@@ -151,7 +141,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
    * the display, the order that holds the till (its outcome unknown), so the screen comes back to it.
    */
   currentSale(): CurrentSale | null {
-    const id = this.displayOrderId ?? this.heldOrderId;
+    const id = this.displayOrderId ?? this.heldOrderId();
     const order = id ? this.deps.log.get(id) : undefined;
     return order ? { order, receiptPrinted: this.receiptPrinted(order.id) } : null;
   }
@@ -169,7 +159,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     const order = this.deps.log.require(id);
     if (!order.latePayment) throw new OrderStateError(id, order.state, 'it has no late payment to acknowledge');
     this.deps.log.note(id, {
-      ...this.cashier(false),
+      ...this.cashier(),
       reason: 'late payment seen at the till',
       payload: TILL_SAW_LATE_PAYMENT,
     });
@@ -187,25 +177,32 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
       this.emit({ type: 'display', state: this.displayState() });
     }
     this.deps.log.note(id, {
-      ...this.cashier(false),
+      ...this.cashier(),
       reason: `sale parked while ${order.state}`,
       payload: { parked: true },
     });
     return null;
   }
 
+  /**
+   * A typed item and amount: a one-line sale paid by one gateway tender, through the counter like every charge (its
+   * order's item_name, item_id and user id as given). Kept for scripts and the command line's `order create`; the
+   * cashier's screen charges through chargeSale.
+   */
   async createOrder(input: ChargeInput): Promise<ChargeResult> {
-    return this.chargeOrder(input);
+    const result = await this.chargeSale(oneLineSale(input, this.deps.typedCategory()), orderFieldsOf(input));
+    return chargeResultOf(result);
   }
 
   /**
-   * createOrder, with what must commit with the order's `creating` row (a sale and its gateway tender): the same
-   * rules — one sale at a time, an unknown outcome holds the till, one charge in flight — for a sale's order.
+   * Charges a sale (the counter's one way, core/counter/counter.ts) and keeps the customer display: one sale at a time
+   * on the customer's screen (a second one would hide the first's QR or VA), the new order shown at once whatever its
+   * outcome (or the change of a sale paid with no order), and an order waiting for payment watched.
    */
-  async chargeOrder(input: ChargeInput, alsoWrite?: (order: Order) => void): Promise<ChargeResult> {
+  async chargeSale(input: ChargeSaleInput, fields?: OrderFields): Promise<ChargeSaleResult> {
     const waiting = this.displayOrderId ? this.deps.log.get(this.displayOrderId) : undefined;
-    if (waiting && OPEN_SALE_STATES.includes(waiting.state)) {
-      // One sale at a time on the customer's screen: a second one would hide the first's QR or VA.
+    const sameCharge = input.cart.saleKey !== undefined && waiting && this.saleKeyOf(waiting.id) === input.cart.saleKey;
+    if (waiting && OPEN_SALE_STATES.includes(waiting.state) && !sameCharge) {
       throw new ApiError(
         'conflict',
         `Another sale is still ${waiting.state === 'unknown' ? 'open (its outcome is unknown)' : 'waiting for payment'} ` +
@@ -213,46 +210,9 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
         reason('sale.waiting', { orderId: waiting.id, unknown: waiting.state === 'unknown' }),
       );
     }
-    const held = this.heldOrderId ? this.deps.log.get(this.heldOrderId) : undefined;
-    if (held?.state === 'unknown' && !this.setAside(held.id)) {
-      throw new ApiError(
-        'conflict',
-        `The outcome of order ${held.id} is still unknown: it may have been charged, so Loket sends no other order ` +
-          'until it is settled. Check it again, or ask a manager to decide it (Manager → Attention: mark paid, ' +
-          'cancel, or set aside).',
-      );
-    }
-    if (held) this.setHeld(null);
-    if (this.chargeInFlight) {
-      throw new ApiError(
-        'conflict',
-        'Another charge is being sent to the gateway right now: wait for its answer; nothing was sent for this one.',
-      );
-    }
-    const refusal = this.deps.refusal?.();
-    if (refusal) return { ok: false, failure: publicFailure({ class: 'storage', message: refusal }) };
-    const actor = this.cashier(true);
-    // The check above and this claim are one synchronous step: no other call runs between them.
-    this.chargeInFlight = true;
-    let outcome: CreateOutcome;
-    try {
-      outcome = await this.deps.orders.create(
-        {
-          methodId: input.methodId,
-          amount: input.amount,
-          itemName: input.itemName,
-          ...(input.itemId ? { itemId: input.itemId } : {}),
-          ...(input.customerName ? { customerName: input.customerName } : {}),
-          ...(input.phone ? { phone: input.phone } : {}),
-          ...(input.api ? { api: input.api } : {}),
-        },
-        actor,
-        alsoWrite,
-      );
-    } finally {
-      this.chargeInFlight = false;
-    }
-    return this.settleCharge(outcome);
+    const result = await this.deps.counter.charge(input, this.charger(), fields);
+    this.settleCharge(result);
+    return result;
   }
 
   async retryOrder(id: string): Promise<ChargeResult> {
@@ -263,11 +223,11 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     if (id === this.displayOrderId) this.emit({ type: 'display', state: this.displayState() });
     let outcome: CreateOutcome;
     try {
-      outcome = await this.deps.orders.resolve(id, this.cashier(false));
+      outcome = await this.deps.orders.resolve(id, this.cashier());
     } finally {
       this.retrying.delete(id);
     }
-    return this.settleCharge(outcome);
+    return this.settleOrder(outcome);
   }
 
   getOrder(id: string): Order | null {
@@ -289,7 +249,7 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
   }
 
   cancelOrder(id: string, reason: string): Order {
-    return this.deps.orders.cancel(id, { ...this.cashier(false), reason });
+    return this.deps.orders.cancel(id, { ...this.cashier(), reason });
   }
 
   async simulatePayment(id: string): Promise<Order> {
@@ -483,54 +443,65 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return this.notCharged.has(order.id) || order.delivery === 'not_sent';
   }
 
-  private settleCharge(outcome: CreateOutcome): ChargeResult {
-    if (outcome.order) {
-      const safe = !outcome.ok && publicFailure(outcome.failure, outcome.order.state).retry === 'safe_to_resend';
-      if (safe) this.notCharged.add(outcome.order.id);
-      else this.notCharged.delete(outcome.order.id);
-      // The customer sees the new order at once, whatever its outcome (the order in hand: no read again).
-      this.setCurrent(outcome.order.id);
-      this.emit({ type: 'display', state: this.displayStateOf(outcome.order) });
-      if (outcome.ok && outcome.order.state === 'awaiting_payment') this.deps.watch?.(outcome.order);
-    }
+  /** A re-sent or checked order's outcome, on the display (retryOrder). */
+  private settleOrder(outcome: CreateOutcome): ChargeResult {
+    const failure = outcome.ok ? undefined : publicFailure(outcome.failure, outcome.order?.state);
+    if (outcome.order) this.showCharged(outcome.order, failure?.retry === 'safe_to_resend');
     if (outcome.ok) return { ok: true, order: outcome.order };
-    const failure = publicFailure(outcome.failure, outcome.order?.state);
-    // It may have been charged: it holds the till until it is settled.
-    if (outcome.order?.state === 'unknown' && failure.retry === 'may_exist') this.setHeld(outcome.order.id);
-    return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure };
+    return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure: failure! };
   }
 
-  /** A manager set the order aside (the attention queue's `set_aside`, TILL_RELEASED): the till may sell again. */
-  private setAside(id: string): boolean {
-    return this.deps.log
-      .events(id)
-      .some((e) => e.type === 'note' && isRecord(e.payload) && e.payload.tillReleased === true);
+  /** A charge's outcome, on the display: its order whatever its outcome, else the change of a sale paid without one. */
+  private settleCharge(result: ChargeSaleResult): void {
+    if (result.order) this.showCharged(result.order, !result.ok && result.failure.retry === 'safe_to_resend');
+    else if (result.ok) this.showSale(result.saleId);
   }
 
-  private setHeld(id: string | null): void {
-    this.heldOrderId = id;
-    try {
-      this.deps.holdMemory?.save(id);
-    } catch (err) {
-      // Kept in memory all the same; after a restart the unknown sale on the display holds the till again.
-      console.error(`[counter] the order holding the till could not be remembered: ${(err as Error).message}`);
-    }
+  private showCharged(order: Order, safeToResend: boolean): void {
+    if (safeToResend) this.notCharged.add(order.id);
+    else this.notCharged.delete(order.id);
+    // The customer sees the new order at once, whatever its outcome (the order in hand: no read again).
+    this.setCurrent(order.id);
+    this.emit({ type: 'display', state: this.displayStateOf(order) });
+    if (order.state === 'awaiting_payment') this.deps.watch?.(order);
   }
 
   /**
-   * The cashier as an actor: the staff member signed in at the till (their id goes on a new order). A
-   * charge needs someone signed in when the store requires a cashier PIN.
+   * The order that holds this till (its outcome unknown, it may have been charged): read from the log, as the counter's
+   * guard reads it (core/counter/charge-guard.ts), so the screen comes back to it after a reload or a restart.
    */
-  private cashier(charging: boolean): Actor {
+  private heldOrderId(): string | null {
+    const blocker = chargeBlocker(this.deps.log.db, this.deps.terminalId());
+    return blocker?.state === 'unknown' ? blocker.orderId : null;
+  }
+
+  /** The idempotency key of the sale an order pays a tender of (a charge made again under it is the same charge). */
+  private saleKeyOf(orderId: string): string | undefined {
+    return (
+      this.deps.log.db
+        .prepare<[string], string | null>(
+          'SELECT s.charge_key FROM sale_tenders t JOIN sales s ON s.id = t.sale_id WHERE t.order_id = ?',
+        )
+        .pluck()
+        .get(orderId) ?? undefined
+    );
+  }
+
+  /** Who charges: the member of staff signed in; a store that asks every cashier for a PIN refuses nobody. */
+  private charger(): Charger {
     const till = this.deps.till?.();
-    if (charging && till?.required && !till.staff) {
+    if (till?.required && !till.staff)
       throw new ApiError(
         'locked',
         'Sign in at the till first: this store asks every cashier for their PIN.',
         reason('sale.sign_in_required'),
       );
-    }
-    const staff = till?.staff;
+    return { source: 'cashier', staff: till?.staff ?? null };
+  }
+
+  /** The cashier as an actor: the staff member signed in at the till, or the till itself. */
+  private cashier(): Actor {
+    const staff = this.deps.till?.().staff;
     return { source: 'cashier', actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };
   }
 

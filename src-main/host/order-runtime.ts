@@ -12,7 +12,9 @@ import { buildPaymentSlip } from '../core/receipts/slip-model';
 import { openLoket, type Loket, type OpenOptions, type StoreBooks } from '../runtime';
 import { staffActor, type AuditActor } from '../core/audit/audit-log';
 import { renderReportHtml } from '../core/reports/report-html';
-import { printerDrawer } from '../core/shifts/drawer';
+import { printerDrawer, type DrawerPort } from '../core/shifts/drawer';
+import { AuditLog } from '../core/audit/audit-log';
+import { Counter } from '../core/counter/counter';
 import { ShiftApi } from '../core/shifts/shift-api';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
@@ -55,7 +57,10 @@ export interface OrderRuntimeDeps {
   log: (line: string) => void;
   printing: HostPrinting;
   /** The AppService's parts that are the host's, not the runtime's: read at each call. */
-  service: Pick<AppServiceDeps, 'info' | 'display' | 'items' | 'till' | 'refusal'>;
+  service: Pick<AppServiceDeps, 'info' | 'display' | 'items' | 'till'> & {
+    /** Why no payment may be taken now (the order log failed its integrity check): every charge is refused with it. */
+    refusal?: () => string | undefined;
+  };
   /** The store's settings now. */
   settings: () => LoketSettings;
   /** The live events of the runtime in use, to the host's listeners. */
@@ -152,7 +157,7 @@ export class OrderRuntime {
         loket.orders.setNotificationUrl(configured?.publicUrl ?? listener.url);
       }
       watch = new OrderWatch(loket, clock, log);
-      const memory = (key: 'sale' | 'held') => {
+      const memory = (key: 'sale') => {
         const name = `counter.${key}.${loket.training ? 'training' : 'live'}`;
         return {
           load: () => store.settings.get<string | null>(name) ?? null,
@@ -160,6 +165,32 @@ export class OrderRuntime {
         };
       };
       const sandbox = loket.sandbox;
+      // One drawer for the shift's own movements and the counter's cash (opened once a charge has committed).
+      const drawer = printerDrawer(() => this.deps.printing.drawer(this.deps.settings()));
+      const shifts = this.shifts(loket, drawer);
+      // What the counter, the sale and its refunds share: one store of sales, one cash ledger (a test's, or the
+      // shift's), the settings, the till, the manager's PIN, and the audit log of the order log's own database (its
+      // entries commit with the change they record: in training, the training log's).
+      const saleStore = new SaleStore(loket.db, clock);
+      const saleReceipts = this.saleReceipts(loket);
+      const settings = () => loadSaleSettings(store.settings);
+      const audit = loket.db === store.db ? store.audit : new AuditLog(loket.db, clock);
+      const cashLedger = this.deps.cashLedger?.(loket) ?? shifts.service.ledger;
+      const counter = new Counter({
+        log: loket.log,
+        orders: loket.orders,
+        sales: saleStore,
+        products: this.deps.products,
+        settings,
+        terminalId: () => loket.terminalId,
+        training: loket.training,
+        clock,
+        cashLedger,
+        audit,
+        approveAsManager: (staffId: number, pin: string) => store.access.approveAsManager(staffId, pin),
+        drawer,
+        refusal: this.deps.service.refusal,
+      });
       // The cart being rung up, for the display: the sale service is built after the app service it charges through.
       let cartOnDisplay: () => ReturnType<typeof displayCartOf> = () => null;
       let saleOnDisplay: AppServiceDeps['saleOnDisplay'] = () => null;
@@ -173,27 +204,25 @@ export class OrderRuntime {
         clock,
         receipts: this.receipts(loket),
         // The sale in progress survives a restart: remembered in the store's books, per mode (each mode has its own
-        // order log).
+        // order log). What holds the till is read from the log itself (core/counter/charge-guard.ts).
         saleMemory: memory('sale'),
-        holdMemory: memory('held'),
         ...(sandbox ? { simulatePayment: (id: string) => simulatePayment(loket, id) } : {}),
         watch: watch.watch,
+        counter,
+        terminalId: () => loket.terminalId,
+        typedCategory: () => settings().tax.defaultCategory,
       });
-      const shifts = this.shifts(loket);
-      // What the sale and its refunds share: one store of sales, one cash ledger (a test's, or the shift's), the
-      // settings, the till and the manager's PIN.
-      const saleStore = new SaleStore(loket.db, clock);
-      const saleReceipts = this.saleReceipts(loket);
       const atTheCounter = {
         sales: saleStore,
-        settings: () => loadSaleSettings(store.settings),
+        settings,
         terminalId: () => loket.terminalId,
         training: loket.training,
         clock,
         till: () => ({ staff: this.deps.service.till?.().staff ?? null }),
         approveAsManager: (staffId: number, pin: string) => store.access.approveAsManager(staffId, pin),
-        audit: store.audit,
-        cashLedger: this.deps.cashLedger?.(loket) ?? shifts.service.ledger,
+        audit,
+        cashLedger,
+        drawer,
       };
       const sales = new SaleService({
         ...atTheCounter,
@@ -233,7 +262,6 @@ export class OrderRuntime {
         sales,
         refunds,
         close: async () => {
-          sales.close();
           pending.stop();
           watching.stop();
           unsubscribe();
@@ -251,7 +279,7 @@ export class OrderRuntime {
   }
 
   /** The shifts of this runtime's order log, the drawer on the receipt printer, X/Z printed as the day's report is. */
-  private shifts(loket: Loket): ShiftApi {
+  private shifts(loket: Loket, drawer: DrawerPort): ShiftApi {
     const { store, clock, log, settings, printing } = this.deps;
     const service = new ShiftService({
       book: new ShiftBook(loket.db),
@@ -259,7 +287,7 @@ export class OrderRuntime {
       terminalId: () => loket.terminalId,
       timeZone: () => settings().timeZone,
       cash: () => cashSettingsOf(settings()),
-      drawer: printerDrawer(() => printing.drawer(settings())),
+      drawer,
       approver: store.access,
       audit: store.audit,
       staffName: (id) => store.access.staff.get(id)?.name,

@@ -27,8 +27,11 @@ import {
 import { reason } from '../../common/reasons';
 import { systemClock, type Clock } from '../ports';
 import { appendOrderEvent, type OrderEventRow } from './order-outbox';
+import { followSale } from '../counter/sale-follows-order';
+import type { OrderChange, OrderFollower } from './order-change';
 
 export type { NewOrder, OrderPatch } from './order-rows';
+export type { OrderChange, OrderFollower } from './order-change';
 // Re-exported so that users of the log need not know the clock is a core-wide port.
 export { systemClock, type Clock } from '../ports';
 
@@ -78,6 +81,8 @@ export class OrderLog {
   private readonly touched = new Map<string, Order | undefined>();
   /** Events of the write in progress whose outbox rows are written at its end (after the order's row changed). */
   private readonly unpublished: OrderEventRow[] = [];
+  /** Changes of the write in progress for the followers, applied at its end, in its transaction. */
+  private readonly unfollowed: OrderChange[] = [];
 
   constructor(
     /**
@@ -86,13 +91,20 @@ export class OrderLog {
      */
     readonly db: Database,
     readonly clock: Clock = systemClock,
+    /**
+     * What else an order's change writes in its own transaction: by default its sale's consequence (a tender paid,
+     * the sale completed or voided with its cash given back, a late payment: core/counter/sale-follows-order.ts). Part
+     * of the log, not a listener a host registers, so every process that changes an order (the app, the CLI,
+     * reconcile, a callback, polling, start-up) writes the books the same way, or not at all.
+     */
+    private readonly followers: readonly OrderFollower[] = [followSale],
   ) {}
 
   /**
-   * `alsoWrite`: what must commit with the new order or not at all (a sale and its tender, core/sales), run in the
-   * order's transaction after its row and event are written.
+   * Logs a new order as `creating` with its `created` event. Inside a transaction already open on the log (the
+   * counter's, which writes the sale and its tenders first: core/counter/counter.ts) it is a savepoint of it.
    */
-  create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>, alsoWrite?: (order: Order) => void): Order {
+  create(input: NewOrder, meta: Pick<EventMeta, 'source' | 'actor'>): Order {
     // The schema does not list the kinds (migration 14): the registry does, checked before anything is written.
     if (!isPaymentKind(input.kind)) throw new UnknownKindError(input.id, input.kind);
     return this.write(() => {
@@ -107,7 +119,6 @@ export class OrderLog {
       this.appendEvent(input.id, now, 'created', { source: meta.source, actor: meta.actor }, undefined, 'creating');
       const order = rowToOrder(newOrderRow(input, now));
       this.touched.set(input.id, order);
-      alsoWrite?.(order);
       return order;
     });
   }
@@ -152,7 +163,9 @@ export class OrderLog {
       const now = this.now();
       this.update(id, { late_payment: 1, updated_at: now });
       this.appendEvent(id, now, 'late_payment', meta);
-      return this.require(id);
+      const order = this.require(id);
+      this.unfollowed.push({ type: 'late_payment', order, meta });
+      return order;
     });
   }
 
@@ -358,12 +371,18 @@ export class OrderLog {
    */
   private publishing<T>(fn: () => T): T {
     const mark = this.unpublished.length;
+    const followMark = this.unfollowed.length;
     try {
       const result = fn();
       for (const event of this.unpublished.splice(mark)) appendOrderEvent(this.db, event);
+      // The order's consequences, after its own outbox rows, in the same transaction: a follower that fails rolls the
+      // order's change back with it (nothing half-written).
+      for (const change of this.unfollowed.splice(followMark))
+        for (const follow of this.followers) follow(this.db, this.clock, change);
       return result;
     } finally {
       this.unpublished.length = Math.min(this.unpublished.length, mark);
+      this.unfollowed.length = Math.min(this.unfollowed.length, followMark);
     }
   }
 
@@ -395,6 +414,7 @@ export class OrderLog {
     this.update(id, cols);
     const order = rowToOrder({ ...row, ...cols } as OrderRow);
     this.touched.set(id, order);
+    this.unfollowed.push({ type: 'state_changed', order, from, meta });
     return order;
   }
 

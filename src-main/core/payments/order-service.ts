@@ -12,7 +12,8 @@ import type { EventSource, Order, PaymentInstruction } from '../../common/order'
 import { asksForPhone } from '../../common/payment-instruction';
 import { kindSpec, type PaymentKind } from '../../common/payment-kinds';
 import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, InquiryStatus } from '../gateway/client';
-import type { OrderLog, WriteOptions } from '../orders/order-log';
+import type { NewOrder, OrderLog, WriteOptions } from '../orders/order-log';
+import { GatewayStatements } from './gateway-statements';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
 import { fitsKind } from '../gateway/parse-response';
@@ -56,18 +57,48 @@ export interface OrderServiceOptions {
 
 export type CreateOutcome = { ok: true; order: Order } | { ok: false; order?: Order; failure: GatewayFailure };
 
+/** An order checked and signed, not yet logged: its id, the bytes to send, the row to log as `creating`. */
+export interface PreparedOrder {
+  id: string;
+  api: 'v1' | 'v2';
+  bytes: string;
+  row: NewOrder;
+}
+
+export type PrepareOutcome = { ok: true; prepared: PreparedOrder } | { ok: false; failure: GatewayFailure };
+
 /**
  * Order creation and resolution (docs/orders.md): the order is logged as `creating` before the request
  * leaves, every answer — or its absence — becomes exactly one logged transition, and a request that may
  * have reached the gateway is never replaced by a fresh order: it is re-sent with the same id and bytes.
  */
 export class OrderService {
+  /** What the gateway states about orders (inquiries, callbacks), applied to the log. */
+  readonly statements: GatewayStatements;
+
   constructor(
     private readonly log: OrderLog,
     private readonly client: GatewayClient,
     private readonly clock: Clock,
     private readonly options: OrderServiceOptions,
-  ) {}
+  ) {
+    this.statements = new GatewayStatements(log, client, clock, options);
+  }
+
+  /** A status the gateway reported (callback or inquiry): GatewayStatements.applyGatewayStatus. */
+  applyGatewayStatus(...args: Parameters<GatewayStatements['applyGatewayStatus']>) {
+    return this.statements.applyGatewayStatus(...args);
+  }
+
+  /** A status inquiry's answer, checked then applied: GatewayStatements.applyInquiryAnswer. */
+  applyInquiryAnswer(...args: Parameters<GatewayStatements['applyInquiryAnswer']>) {
+    return this.statements.applyInquiryAnswer(...args);
+  }
+
+  /** A statement of the gateway that does not match the order, noted once: GatewayStatements.noteMismatch. */
+  noteMismatch(...args: Parameters<GatewayStatements['noteMismatch']>): Order {
+    return this.statements.noteMismatch(...args);
+  }
 
   /** A manager's new terminal id: the prefix of the next orders' ids. */
   setTerminalId(terminalId: string): void {
@@ -80,10 +111,11 @@ export class OrderService {
   }
 
   /**
-   * `alsoWrite`: what commits with the order's `creating` row, before the request leaves, or not at all (a sale and
-   * its gateway tender: core/sales/sale-service.ts). Not run when the order is refused before it is logged.
+   * A new order, checked and signed, before anything is written (docs/orders.md): its id, the exact bytes to send and
+   * the row to log. Refused here (nothing written, nothing sent): a field the gateway would refuse, a phone the method
+   * needs, earlier answers still unwritten, too little disk, a log that is no longer the data folder's file.
    */
-  async create(input: OrderInput, actor: Actor, alsoWrite?: (order: Order) => void): Promise<CreateOutcome> {
+  prepare(input: OrderInput, actor: Actor): PrepareOutcome {
     const id = newMerchantTransactionId(this.options.terminalId, this.clock, this.options.storeCode);
     const body: Record<string, unknown> = {
       user_id: input.userId ?? `walkin-${this.options.terminalId.toLowerCase()}`,
@@ -114,36 +146,64 @@ export class OrderService {
     }
     const blocked = this.writeBlocker();
     if (blocked) return { ok: false, failure: { class: 'storage', message: blocked } };
-    const api = input.api ?? 'v2';
     const { request } = prepared;
+    return {
+      ok: true,
+      prepared: {
+        id,
+        api: input.api ?? 'v2',
+        bytes: prepared.bytes,
+        row: {
+          id,
+          terminalId: this.options.terminalId,
+          api: input.api ?? 'v2',
+          methodId: request.payment_method,
+          kind: prepared.method.kind,
+          amount: request.amount,
+          currency: request.currency,
+          itemName: request.item_name,
+          ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
+          userId: request.user_id,
+          ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
+          ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
+          training: this.options.training,
+          // Who sold it, in training as live: a manager trains staff and reads per-cashier figures in both.
+          ...(actor.staffId !== undefined ? { staffId: actor.staffId } : {}),
+          requestBody: prepared.bytes,
+        },
+      },
+    };
+  }
+
+  /**
+   * Logs a prepared order as `creating`, before its request leaves: in the caller's transaction when one is open on
+   * the log (the counter writes the sale, its tenders and the order together), else in one of its own.
+   */
+  record(prepared: PreparedOrder, actor: Actor): Order {
+    return this.log.create(prepared.row, actor);
+  }
+
+  /** Sends an order just logged as `creating` (record) and records what came back. */
+  sendCreated(order: Order, prepared: PreparedOrder, actor: Actor): Promise<CreateOutcome> {
+    return this.send(order.id, prepared.api, prepared.bytes, actor, order);
+  }
+
+  /** prepare, record and send: an order with no sale around it (the tests, the benchmarks; the counter uses the three). */
+  async create(input: OrderInput, actor: Actor): Promise<CreateOutcome> {
+    const ready = this.prepare(input, actor);
+    if (!ready.ok) return ready;
     let created: Order | undefined;
-    const logged = this.recordOrRefuse(
-      () =>
-        (created = this.log.create(
-          {
-            id,
-            terminalId: this.options.terminalId,
-            api,
-            methodId: request.payment_method,
-            kind: prepared.method.kind,
-            amount: request.amount,
-            currency: request.currency,
-            itemName: request.item_name,
-            ...(request.item_id === undefined ? {} : { itemId: request.item_id }),
-            userId: request.user_id,
-            ...(request.customer_name === undefined ? {} : { customerName: request.customer_name }),
-            ...(request.user_mdn === undefined ? {} : { phone: request.user_mdn }),
-            training: this.options.training,
-            // Who sold it, in training as live: a manager trains staff and reads per-cashier figures in both.
-            ...(actor.staffId !== undefined ? { staffId: actor.staffId } : {}),
-            requestBody: prepared.bytes,
-          },
-          actor,
-          alsoWrite,
-        )),
-    );
+    const logged = this.recordOrRefuse(() => (created = this.record(ready.prepared, actor)));
     if (logged !== undefined || !created) return { ok: false, failure: { class: 'storage', message: logged ?? '' } };
-    return this.send(id, api, prepared.bytes, actor, created);
+    return this.sendCreated(created, ready.prepared, actor);
+  }
+
+  /**
+   * A write before anything is sent: undefined when it was recorded, else why not (nothing is sent then): for a
+   * storage error; any other error is thrown.
+   */
+  refusalOfWrite(write: () => unknown): string | undefined {
+    return this.recordOrRefuse(write);
   }
 
   /**
@@ -287,7 +347,7 @@ export class OrderService {
       timeoutMs: Math.min(LOST_ANSWER_CHECK_MS, this.client.config.timeoutMs),
     });
     if (answer.ok) {
-      this.applyInquiry(order, answer, actor);
+      this.statements.applyInquiry(order, answer, actor);
       const after = this.log.require(order.id);
       return after.state === 'unknown' ? { ...outcome, order: after } : { ok: true, order: after };
     }
@@ -299,66 +359,11 @@ export class OrderService {
     return outcome;
   }
 
-  /** What a status inquiry found, applied to an unknown order; returns what happened, in words. */
-  private applyInquiry(order: Order, answer: InquiryResult & { ok: true }, actor: Actor): string {
-    const fields = mismatchedFields(order, answer);
-    if (fields.length > 0) {
-      this.noteMismatch(
-        order,
-        'inquiry',
-        fields,
-        answer,
-        false,
-        { ...actor, source: 'inquiry' },
-        { inquiry: answer.raw },
-      );
-      return `left unknown: the status inquiry's answer does not match the order (${fields.join(', ')}); a manager must check it`;
-    }
-    if (answer.status === 'PENDING') {
-      // The create answer is lost. Where the inquiry repeats the payment data, the customer gets the same
-      // kind of instruction the order had (a QRIS code stays a QRIS code); else, where it names the
-      // payment-page token, they pay through the hosted page (shown as a QR to open on the phone).
-      // Payment data of another kind's shape is not this order's way to pay: it is left out (docs/orders.md).
-      const repeated = answer.instruction && fitsKind(order.kind, answer.instruction) ? answer.instruction : undefined;
-      const instruction: PaymentInstruction | undefined =
-        repeated ??
-        (answer.token
-          ? { type: 'payment_page', url: this.client.paymentPageUrl(answer.token), token: answer.token }
-          : undefined);
-      this.log.transition(
-        order.id,
-        'awaiting_payment',
-        {
-          ...actor,
-          reason: 'the status inquiry found the order waiting for payment',
-          payload: { inquiry: answer.raw },
-        },
-        {
-          ...(answer.transactionId ? { gatewayTransactionId: answer.transactionId } : {}),
-          ...(instruction ? { instruction } : {}),
-          ...(repeated ? { expiresAt: this.expiry(order.kind, repeated, answer.expiredDate) } : {}),
-        },
-      );
-      return repeated
-        ? 'awaiting_payment (found by inquiry, with its payment data)'
-        : instruction
-          ? 'awaiting_payment (found by inquiry; the customer pays through the payment page)'
-          : 'awaiting_payment (found by inquiry; its payment data must be read from the gateway)';
-    }
-    this.applyGatewayStatus(
-      order.id,
-      answer.status,
-      { ...actor, reason: 'status inquiry' },
-      { inquiry: answer.raw, paid_at: answer.paidAt },
-      answer.transactionId,
-    );
-    return `${GATEWAY_STATUS_STATE[answer.status]} (by inquiry)`;
-  }
 
   private async reconcileOne(order: Order, actor: Actor): Promise<string> {
     if (this.client.config.inquiryPath) {
       const answer = await this.client.inquire(order.id);
-      if (answer.ok) return this.applyInquiry(order, answer, actor);
+      if (answer.ok) return this.statements.applyInquiry(order, answer, actor);
       if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
         const resent = await this.send(order.id, order.api, this.log.requestBody(order.id)!, actor);
         return `re-sent after the inquiry found no such order: ${resent.ok ? resent.order.state : describeFailure(resent.failure)}`;
@@ -378,106 +383,6 @@ export class OrderService {
     return 'left for a manager (no status inquiry configured)';
   }
 
-  /**
-   * Applies a status the gateway reported (callback or inquiry). Only forward changes apply; repeats are
-   * no-ops; a payment for a cancelled, expired, failed or rejected order is kept as a flagged late payment.
-   */
-  applyGatewayStatus(
-    id: string,
-    status: InquiryStatus,
-    meta: Actor & { reason?: string },
-    payload?: unknown,
-    /** The gateway's own id for the payment, from a callback or an inquiry: kept when the order lacks one. */
-    transactionId?: string,
-  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' } {
-    const order = this.log.require(id);
-    const decided = gatewayStatusEffect(order.state, status);
-    if (decided.effect === 'late_payment') {
-      return { order: this.log.flagLatePayment(id, { ...meta, payload }), applied: 'late_payment' };
-    }
-    if (decided.effect === 'closed_at_gateway') {
-      // Expected after a cancel: kept on the order (the gateway's final word), never an attention item.
-      this.log.note(id, {
-        ...meta,
-        reason: `the gateway reports ${status} for this order cancelled in Loket: it is closed there too`,
-        payload: { gatewayFinal: status, ...(isRecord(payload) ? payload : {}) },
-      });
-      return { order: this.log.require(id), applied: 'closed' };
-    }
-    if (decided.effect === 'none') return { order, applied: 'unchanged' };
-    const patch = {
-      ...(decided.to === 'paid' ? { paidAt: this.clock.now().toISOString() } : {}),
-      ...(transactionId && !order.gatewayTransactionId ? { gatewayTransactionId: transactionId } : {}),
-    };
-    return { order: this.log.transition(id, decided.to, { ...meta, payload }, patch), applied: 'changed' };
-  }
-
-  /**
-   * A status inquiry's answer about order `id`, checked as a callback is before anything is applied: it must name
-   * this order, with its amount (and its method, where it names one). One that does not is noted on the order for
-   * the manager's attention queue (once per distinct answer) and applied in no way — an unsigned answer that
-   * describes another order must never mark this one paid. Otherwise the status is applied (applyGatewayStatus).
-   */
-  applyInquiryAnswer(
-    id: string,
-    answer: InquiryResult & { ok: true },
-    meta: Actor & { reason?: string },
-  ): { order: Order; applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' | 'mismatch' } {
-    const order = this.log.require(id);
-    const fields = mismatchedFields(order, answer);
-    if (fields.length > 0) {
-      return {
-        order: this.noteMismatch(order, 'inquiry', fields, answer, false, meta, { inquiry: answer.raw }),
-        applied: 'mismatch',
-      };
-    }
-    if (answer.status === 'PENDING') return { order, applied: 'unchanged' };
-    return this.applyGatewayStatus(
-      id,
-      answer.status,
-      { ...meta, reason: meta.reason ?? `status inquiry: ${answer.status}` },
-      { inquiry: answer.raw, ...(answer.paidAt ? { paid_at: answer.paidAt } : {}) },
-      answer.transactionId,
-    );
-  }
-
-  /**
-   * Notes, for the manager's attention queue, that the gateway said something about the order that does not match
-   * it (`applied`: whether it was applied all the same — a signed callback's other method). Written once per
-   * distinct statement: a poller asking again, or a gateway retrying, adds nothing.
-   */
-  noteMismatch(
-    order: Order,
-    via: 'inquiry' | 'callback',
-    fields: readonly MismatchField[],
-    reported: { merchantTransactionId?: string; amount?: number; paymentMethod?: string; status: string },
-    applied: boolean,
-    meta: Actor & { reason?: string },
-    extra: Record<string, unknown> = {},
-  ): Order {
-    const said = {
-      ...(reported.merchantTransactionId === undefined
-        ? {}
-        : { merchant_transaction_id: reported.merchantTransactionId }),
-      ...(reported.amount === undefined ? {} : { amount: reported.amount }),
-      ...(reported.paymentMethod === undefined ? {} : { payment_method: reported.paymentMethod }),
-      status: reported.status,
-    };
-    const mismatch = { via, fields: [...fields], reported: said, applied };
-    const last = this.log.lastMismatch(order.id);
-    if (last && JSON.stringify(last) === JSON.stringify(mismatch)) return this.log.require(order.id);
-    const expected = { merchant_transaction_id: order.id, amount: order.amount, payment_method: order.methodId };
-    this.log.note(order.id, {
-      source: meta.source,
-      ...(meta.actor === undefined ? {} : { actor: meta.actor }),
-      reason:
-        `the gateway's ${via === 'inquiry' ? 'status answer' : 'callback'} does not match the order ` +
-        `(${fields.map((f) => `${f}: ${JSON.stringify(said[f] ?? null)}, expected ${JSON.stringify(expected[f])}`).join('; ')}); ` +
-        (applied ? 'applied, for a manager to check' : 'not applied'),
-      payload: { mismatch, ...extra },
-    });
-    return this.log.require(order.id);
-  }
 
   /** A manager's confirmation that the customer paid (e.g. seen in the bank app). */
   confirmPaid(id: string, actor: Actor & { reason: string }): Order {
@@ -559,7 +464,7 @@ export class OrderService {
           delivery: 'answered',
           instruction: result.instruction,
           responseBody: result.raw,
-          expiresAt: this.expiry(order.kind, result.instruction, result.expiredDate),
+          expiresAt: this.statements.expiry(order.kind, result.instruction, result.expiredDate),
           ...(result.transactionId ? { gatewayTransactionId: result.transactionId } : {}),
         },
         ANSWER,
@@ -736,12 +641,6 @@ export class OrderService {
     return this.log.transition(order.id, 'unknown', meta, patch, options);
   }
 
-  private expiry(kind: PaymentKind, instruction: PaymentInstruction, expiredDate?: string): string {
-    const stated = expiredDate ?? (instruction.type === 'virtual_account' ? instruction.expired_date : undefined);
-    const parsed = stated ? parseGatewayDate(stated, this.options.gatewayTimeZone) : undefined;
-    if (parsed) return parsed.toISOString();
-    return new Date(this.clock.now().getTime() + this.options.fallbackTtlSeconds[kind] * 1000).toISOString();
-  }
 }
 
 /** What the disk said, in words for a cashier (SQLite's code names stay in the log). */
@@ -796,8 +695,4 @@ function describeApplied(
     case 'unchanged':
       return `the gateway says ${status}`;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

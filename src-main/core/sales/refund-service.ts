@@ -18,6 +18,7 @@ import { staffActor, type AuditActor, type AuditLog } from '../audit/audit-log';
 import type { Clock } from '../ports';
 import type { SaleSettings } from '../settings/sale-settings';
 import { NoOpenShiftError, type CashLedger } from '../shifts/cash-ledger';
+import type { DrawerPort } from '../shifts/drawer';
 import { ShiftRuleError } from '../shifts/errors';
 import type { PinCheckResult } from '../staff/access';
 import type { RefundStore } from './refund-store';
@@ -49,8 +50,11 @@ export interface RefundServiceDeps {
   clock: Clock;
   till?: () => { staff: StaffSummary | null };
   approveAsManager?: (staffId: number, pin: string) => Promise<PinCheckResult>;
+  /** The audit log of the order log's own database: a refund's approval commits with the refund. */
   audit?: AuditLog;
   cashLedger?: CashLedger;
+  /** The cash drawer, opened once a cash refund has committed. */
+  drawer?: DrawerPort;
 }
 
 const ids = new Uuidv7Generator();
@@ -219,6 +223,18 @@ export class RefundService {
               at,
               staffId: staff?.id ?? null,
             });
+          // The approval's audit entry commits with the refund it approves (a kill cannot keep one without the other).
+          this.deps.audit?.record({
+            actor: approver,
+            action: 'refund.approved',
+            detail: {
+              refundId,
+              saleId: sale.id,
+              how: written.how,
+              paidBack: written.paidBack,
+              lines: written.lines.map((l) => ({ line: l.saleLineNo, qty: l.qty })),
+            },
+          });
           return written;
         })
         .immediate();
@@ -231,18 +247,10 @@ export class RefundService {
         );
       throw err;
     }
-    this.deps.audit?.record({
-      actor: approver,
-      action: 'refund.approved',
-      detail: {
-        refundId,
-        saleId: sale.id,
-        how: refund.how,
-        paidBack: refund.paidBack,
-        lines: refund.lines.map((l) => ({ line: l.saleLineNo, qty: l.qty })),
-      },
-    });
-    return { ok: true, refund, refundable: this.viewOf(sale) };
+    // Committed: the drawer opens for the cash going back (awaited: the command line's process waits for the pulse).
+    const drawer =
+      refund.how === 'cash' && refund.paidBack > 0 ? await this.deps.drawer?.open('cash_refund') : undefined;
+    return { ok: true, refund, refundable: this.viewOf(sale), ...(drawer ? { drawer } : {}) };
   }
 
   private viewOf(sale: SaleView): RefundableView {

@@ -1,61 +1,37 @@
-import { ApiError, type ChargeFailure, type ChargeResult, type ChargeInput } from '../../common/api';
-import { planTenders, type CashIssue, type TenderInput, type TenderStep } from '../../common/cash';
-import { gatewayItemId, gatewayItemName } from '../../common/item-name';
-import type { Order, OrderState } from '../../common/order';
+import { ApiError, type PrintResult } from '../../common/api';
+import type { Order } from '../../common/order';
 import type { Product } from '../../common/product';
 import { reason } from '../../common/reasons';
-import {
-  cartSchema,
-  type Cart,
-  type ChargeSaleInput,
-  type ChargeSaleResult,
-  type SaleFieldIssue,
-  type SaleQuote,
-  type SaleTender,
-  type SaleView,
-  type SoldLine,
-} from '../../common/sale';
-import type { SaleLine } from '../../common/sale-line';
-import { computeSale, discountsOverLimit } from '../../common/sale-totals';
+import type { Cart, ChargeSaleInput, ChargeSaleResult, SaleQuote, SaleView } from '../../common/sale';
 import type { StaffSummary } from '../../common/staff';
 import { staffActor, type AuditLog } from '../audit/audit-log';
 import type { OrderLog } from '../orders/order-log';
 import type { Clock } from '../ports';
 import { DEFAULT_SEARCH_LIMIT, type ProductStore } from '../products/product-store';
 import type { SaleSettings } from '../settings/sale-settings';
-import { NoOpenShiftError, type CashLedger } from '../shifts/cash-ledger';
-import type { PinCheckResult } from '../staff/access';
-import { Uuidv7Generator } from '../../db/uuidv7';
 import type { SaleStore } from './sale-store';
-import type { PrintResult } from '../../common/api';
 import type { HtmlPaper } from '../receipts/receipt-html';
 import type { SaleReceiptInput, SaleReceiptStore } from '../receipts/sale-receipt-input';
 import { printProblemOf } from '../print-problem';
 import { saleReceiptInputOf } from './sale-receipt-of';
+import { quoteCart } from './sale-quote';
 
 /**
- * The sale at the counter (docs/sale.md): the cart being rung up (stored per terminal), its figures (recomputed here
- * from the lines and the store's tax settings, never taken from the caller), and charging it — its tenders (cash,
- * a gateway payment, other), the sale and its lines written with the gateway order's `creating` row in one
- * transaction before the request leaves, through the counter's one order path (one sale at a time, an unknown
- * outcome holds the till, one charge in flight). The sale completes when its last tender is paid (the order log's
- * changes are followed) and is voided when its gateway order ends unpaid (rejected, failed, cancelled, expired).
+ * The sale at the counter (docs/sale.md): the cart being rung up (stored per terminal), its figures (quoted by
+ * sale-quote.ts from the lines and the store's tax settings, never taken from the caller), charging it (the counter's
+ * one way: core/counter/counter.ts, through the host's charge, which also keeps the customer display), voiding a sale
+ * still being paid, and its struk.
  *
  * Decided here:
- * - A catalogue line (productId) is sold at the catalogue's name, price, tax category and item_id; a product no
- *   longer in the catalogue or inactive is an issue of its line. A free-typed line keeps its name, price, quantity,
- *   category and discount, and has no SKU, barcode or item_id (those are the catalogue's).
- * - At most one gateway tender per sale (one order on the customer display at a time), which takes what is still due
- *   when it has no amount; cash and other tenders are paid when recorded, in the sale's transaction (a cash tender
- *   with its movement in the shift, through the CashLedger port).
  * - The stored cart is cleared when a sale is charged: the sale holds its lines from then on (cartOf rings a refused
- *   sale up again).
- * - Voiding a sale whose cash was taken records that cash as given back (a cash refund movement of the shift).
+ *   sale up again, under a new key).
+ * - A sale is voided by cancelling its pending gateway order; the order log writes the void and the cash given back
+ *   in the cancel's own transaction (core/counter/sale-follows-order.ts), with the audit entry of the void.
  */
 
-/** The order path of the counter (AppService): the same rules for a sale's order as for any other. */
+/** The host's charge (AppService.chargeSale: the counter, and the display around it), and the cancel of an order. */
 export interface CounterPort {
-  chargeOrder(input: ChargeInput, alsoWrite?: (order: Order) => void): Promise<ChargeResult>;
+  chargeSale(input: ChargeSaleInput): Promise<ChargeSaleResult>;
   cancelOrder(id: string, reason: string): Order;
 }
 
@@ -71,11 +47,8 @@ export interface SaleServiceDeps {
   clock: Clock;
   /** Who sells at this till. */
   till?: () => { staff: StaffSummary | null };
-  /** A manager's PIN for a discount above the limit (AccessControl.approveAsManager), and the audit log. */
-  approveAsManager?: (staffId: number, pin: string) => Promise<PinCheckResult>;
+  /** The audit log of the order log's database: a void's entry commits with the void. */
   audit?: AuditLog;
-  /** Where cash meets the drawer's shift; absent: no shift can be open, so cash is refused. */
-  cashLedger?: CashLedger;
   /** The struk's renderings and the printer set up (the host's); absent: the struk cannot be had here. */
   receipts?: SaleReceiptPort;
 }
@@ -88,26 +61,8 @@ export interface SaleReceiptPort {
   print(input: SaleReceiptInput, options: { copy: boolean }): Promise<boolean>;
 }
 
-/** Order states in which a gateway tender will never be paid: its sale is voided. */
-const UNPAID_END: readonly OrderState[] = ['rejected', 'failed', 'cancelled', 'expired'];
-
-const ids = new Uuidv7Generator();
-
 export class SaleService {
-  private readonly unsubscribe: () => void;
-
-  constructor(private readonly deps: SaleServiceDeps) {
-    this.unsubscribe = deps.log.onChange((order) => this.orderChanged(order));
-    // Orders settled while Loket was stopped (or between the order's commit and the sale's): caught up now.
-    for (const { orderId } of deps.sales.pendingOrders()) {
-      const order = deps.log.get(orderId);
-      if (order) this.orderChanged(order);
-    }
-  }
-
-  close(): void {
-    this.unsubscribe();
-  }
+  constructor(private readonly deps: SaleServiceDeps) {}
 
   searchProducts(input: { text: string; limit?: number | undefined }): Product[] {
     return this.deps.products.search(input.text, input.limit ?? DEFAULT_SEARCH_LIMIT);
@@ -127,7 +82,7 @@ export class SaleService {
   }
 
   quoteSale(input: { cart: Cart }): SaleQuote {
-    return this.quote(input.cart, this.deps.settings());
+    return quoteCart(input.cart, this.deps.settings(), this.deps.products);
   }
 
   sale(input: { saleId: string }): SaleView | null {
@@ -152,195 +107,26 @@ export class SaleService {
         'conflict',
         `sale ${sale.id} is ${sale.state}: only a sale still being paid is voided (a completed one is refunded)`,
       );
-    const pending = sale.tenders.find((t) => t.kind === 'gateway' && t.state === 'pending' && t.orderId);
-    if (pending?.orderId) this.deps.counter.cancelOrder(pending.orderId, input.reason);
+    const pending = sale.tenders.find((t) => t.state === 'pending' && t.orderId);
+    if (pending?.orderId) {
+      const orderId = pending.orderId;
+      // The cancel, the void it causes (and the cash given back) and the audit entry: one transaction.
+      this.deps.log.atomically(() => {
+        this.deps.counter.cancelOrder(orderId, input.reason);
+        const staff = this.deps.till?.().staff ?? null;
+        this.deps.audit?.record({
+          actor: staff ? staffActor(staff) : { name: 'system', source: 'system' },
+          action: 'sale.voided',
+          detail: { saleId: sale.id, orderId, reason: input.reason.trim() },
+        });
+      });
+    }
     return this.deps.sales.require(sale.id);
   }
 
-  async chargeSale(input: ChargeSaleInput): Promise<ChargeSaleResult> {
-    const settings = this.deps.settings();
-    const quote = this.quote(input.cart, settings);
-    if (!quote.ok) return refused(quote.issues);
-    const { figures, lines } = quote;
-
-    const tenderInputs: TenderInput[] =
-      input.tenders ?? (input.methodId !== undefined ? [{ kind: 'gateway', methodId: input.methodId }] : []);
-    if (tenderInputs.length === 0)
-      return refused([
-        {
-          field: 'tenders',
-          rule: 'required',
-          message: 'tenders: how the sale is paid (methodId, or one or more tenders)',
-        },
-      ]);
-    if (input.tenders !== undefined && input.methodId !== undefined)
-      return refused([{ field: 'methodId', rule: 'one_of', message: 'methodId: give methodId or tenders, not both' }]);
-    const gatewayCount = tenderInputs.filter((t) => t.kind === 'gateway').length;
-    if (gatewayCount > 1)
-      return refused([
-        {
-          field: 'tenders',
-          rule: 'one_gateway_tender',
-          message: 'tenders: at most one gateway payment per sale (one order on the customer display at a time)',
-        },
-      ]);
-    const plan = planTenders(figures.total, tenderInputs, settings.cash.rounding);
-    if (!plan.ok) return refused(plan.issues.map(cashIssue));
-    if (!plan.plan.complete)
-      return refused([
-        {
-          field: 'tenders',
-          rule: 'incomplete',
-          message: `tenders: Rp${plan.plan.due} of the sale is still due; the tenders must pay all of it`,
-        },
-      ]);
-
-    // A discount above the limits needs a manager's PIN, checked before anything is written or sent.
-    let approvedBy: StaffSummary | undefined;
-    if (quote.overLimit.length > 0) {
-      if (!input.managerPin)
-        return refused(
-          quote.overLimit.map((o) => ({ field: o.field, rule: 'manager_pin_required', message: o.message })),
-        );
-      if (!this.deps.approveAsManager)
-        return refused([{ field: 'managerPin', rule: 'unavailable', message: 'managerPin: cannot be checked here' }]);
-      const checked = await this.deps.approveAsManager(input.managerPin.staffId, input.managerPin.pin);
-      if (!checked.ok)
-        return refused([
-          { field: 'managerPin', rule: checked.reason, message: `managerPin: not accepted (${checked.reason})` },
-        ]);
-      approvedBy = checked.staff;
-    }
-
-    const cashSteps = plan.plan.steps.filter((s) => s.kind === 'cash');
-    let shiftId: string | undefined;
-    if (cashSteps.length > 0) {
-      try {
-        if (!this.deps.cashLedger) throw new NoOpenShiftError();
-        shiftId = this.deps.cashLedger.openShiftId();
-      } catch (err) {
-        if (err instanceof NoOpenShiftError)
-          return refused([{ field: 'tenders', rule: err.rule, message: err.message }]);
-        throw err;
-      }
-    }
-
-    const saleId = ids.next(this.deps.clock.now().getTime());
-    const staff = this.deps.till?.().staff ?? null;
-    const actor = { actor: staff?.name ?? 'cashier', ...(staff ? { staffId: staff.id } : {}) };
-    const tenders: Omit<SaleTender, 'no'>[] = plan.plan.steps.map((step, i) => tenderOf(step, tenderInputs[i]!));
-    // The lines' categories read here, as before, but in one read for the cart rather than one per line.
-    const catalogue = this.deps.products.getMany(lines.flatMap((l) => (l.productId ? [l.productId] : [])));
-    const soldLines: Omit<SoldLine, 'lineNo'>[] = lines.map((l, i) => {
-      const f = figures.lines[i]!;
-      const sold: Omit<SoldLine, 'lineNo'> = {
-        lineId: l.lineId,
-        name: l.name,
-        category: l.productId ? (catalogue.get(l.productId)?.category ?? '') : '',
-        unitPrice: l.unitPrice,
-        qty: l.qty,
-        taxCategory: l.taxCategory,
-        gross: f.gross,
-        lineDiscount: f.lineDiscount,
-        saleDiscount: f.saleDiscount,
-        net: f.net,
-        total: f.total,
-      };
-      if (l.productId !== undefined) sold.productId = l.productId;
-      if (l.sku !== undefined) sold.sku = l.sku;
-      if (l.barcode !== undefined) sold.barcode = l.barcode;
-      if (l.fixedDenomination) sold.itemId = l.fixedDenomination.itemId;
-      if (l.discount !== undefined) sold.discount = l.discount;
-      return sold;
-    });
-
-    const write = (order?: Order) => {
-      const sale = this.deps.sales.create(
-        {
-          id: saleId,
-          terminalId: this.deps.terminalId(),
-          training: this.deps.training,
-          staffId: staff?.id,
-          staffName: staff?.name,
-          customerName: input.customerName,
-          phone: input.phone,
-          saleDiscount: input.cart.saleDiscount ?? null,
-          figures: { ...figures, categories: figures.categories },
-          lines: soldLines,
-          tenders: tenders.map((t) => (t.kind === 'gateway' && order ? { ...t, orderId: order.id } : t)),
-        },
-        actor,
-      );
-      if (approvedBy)
-        this.deps.sales.note(saleId, {
-          ...actor,
-          payload: {
-            discountApprovedBy: { staffId: approvedBy.id, name: approvedBy.name },
-            overLimit: quote.overLimit,
-          },
-        });
-      const now = this.deps.clock.now().toISOString();
-      for (const step of cashSteps)
-        this.deps.cashLedger!.record({
-          type: 'cash_tender',
-          handed: step.handed,
-          change: step.change,
-          shiftId: shiftId!,
-          documentId: saleId,
-          at: now,
-          staffId: staff?.id ?? null,
-        });
-      // The cart is now the sale's: a reload shows the sale, not the lines again.
-      this.deps.sales.clearCart(this.deps.terminalId());
-      return sale;
-    };
-    const audit = () => {
-      if (approvedBy && this.deps.audit)
-        this.deps.audit.record({
-          actor: staffActor(approvedBy),
-          action: 'discount.approved',
-          detail: {
-            saleId,
-            discounts: quote.overLimit.map((o) => ({ field: o.field, percentBp: o.percentBp, limitBp: o.limitBp })),
-          },
-        });
-    };
-
-    const gatewayAt = tenders.findIndex((t) => t.kind === 'gateway');
-    if (gatewayAt < 0) {
-      // Cash and other only: paid as recorded, nothing to send.
-      const sale = this.deps.sales.db.transaction(() => write()).immediate();
-      audit();
-      return { ok: true, saleId, sale, order: null };
-    }
-    const tender = tenders[gatewayAt]!;
-    const itemName = quote.itemName;
-    const itemId = gatewayItemId(lines, tender.amount, figures.total);
-    let written = false;
-    const charged = await this.deps.counter.chargeOrder(
-      {
-        methodId: tender.methodId!,
-        amount: tender.amount,
-        itemName,
-        ...(itemId !== undefined ? { itemId } : {}),
-        ...(input.customerName ? { customerName: input.customerName } : {}),
-        ...(input.phone ? { phone: input.phone } : {}),
-      },
-      (order) => {
-        write(order);
-        written = true;
-      },
-    );
-    if (written) audit();
-    const sale = written ? (this.deps.sales.get(saleId) ?? null) : null;
-    if (charged.ok) return { ok: true, saleId, sale: sale!, order: charged.order };
-    return {
-      ok: false,
-      saleId: written ? saleId : null,
-      sale,
-      ...(charged.order ? { order: charged.order } : {}),
-      failure: charged.failure,
-    };
+  /** Charges the cart: the counter's one way (core/counter/counter.ts), through the host's charge (the display, polling). */
+  chargeSale(input: ChargeSaleInput): Promise<ChargeSaleResult> {
+    return this.deps.counter.chargeSale(input);
   }
 
   /**
@@ -430,134 +216,5 @@ export class SaleService {
       if (t.orderId && this.deps.log.get(t.orderId))
         this.deps.log.note(t.orderId, { source: 'cashier', reason: words, payload: { receipt, copy } });
   }
-
-  /** A gateway order of a sale changed: its tender is paid (the sale completes when all are) or ends unpaid. */
-  private orderChanged(order: Order): void {
-    if (order.state !== 'paid' && !UNPAID_END.includes(order.state)) return;
-    const saleId = this.deps.sales.saleIdOfOrder(order.id);
-    if (saleId === undefined) return;
-    const before = this.deps.sales.get(saleId);
-    if (!before || before.state === 'completed' || before.state === 'voided') return;
-    const after = this.deps.sales.settleTender(order.id, order.state === 'paid' ? 'paid' : 'failed', {
-      actor: 'system',
-      payload: { orderState: order.state },
-    });
-    if (after?.state === 'voided') this.giveCashBack(after);
-  }
-
-  /** A voided sale's cash goes back to the customer: a cash refund movement of the shift, and a note of it. */
-  private giveCashBack(sale: SaleView): void {
-    const cash = sale.tenders.filter((t) => t.kind === 'cash').reduce((a, t) => a + t.amount, 0);
-    if (cash === 0) return;
-    try {
-      this.deps.sales.db
-        .transaction(() => {
-          const ledger = this.deps.cashLedger;
-          if (!ledger) throw new NoOpenShiftError();
-          ledger.record({
-            type: 'cash_refund',
-            amount: cash,
-            shiftId: ledger.openShiftId(),
-            documentId: sale.id,
-            at: this.deps.clock.now().toISOString(),
-            staffId: null,
-          });
-          this.deps.sales.note(sale.id, { actor: 'system', payload: { cashReturned: cash } });
-        })
-        .immediate();
-    } catch (err) {
-      // The void stands; the drawer's count will show the cash, and the note says why.
-      this.deps.sales.note(sale.id, {
-        actor: 'system',
-        payload: { cashReturned: 0, cashToReturn: cash, problem: (err as Error).message },
-      });
-    }
-  }
-
-  /** The cart's figures (never the caller's), its lines as they would be sold, and what a charge would need. */
-  private quote(cart: Cart, settings: SaleSettings): SaleQuote {
-    const parsed = cartSchema.safeParse(cart);
-    if (!parsed.success)
-      return {
-        ok: false,
-        issues: parsed.error.issues.map((i) => {
-          // A cart's paths start with a name (lines, saleDiscount): ".lines[2].qty" less its first dot.
-          const field =
-            i.path
-              .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-              .join('')
-              .slice(1) || 'cart';
-          return { field, rule: 'format', message: `${field}: ${i.message}` };
-        }),
-      };
-    const issues: SaleFieldIssue[] = [];
-    if (cart.lines.length === 0) issues.push({ field: 'lines', rule: 'lines', message: 'lines: a sale needs a line' });
-    // The cart's products in one read (two statements whatever the lines' number), not two queries per line.
-    const catalogue = this.deps.products.getMany(
-      cart.lines.flatMap((l) => (l.productId === undefined ? [] : [l.productId])),
-    );
-    const lines: SaleLine[] = cart.lines.map((line, i) => {
-      if (line.productId === undefined) {
-        // A typed line is what the cashier typed: no SKU, barcode or item_id of the catalogue's.
-        const typed: SaleLine = { ...line };
-        delete typed.sku;
-        delete typed.barcode;
-        delete typed.fixedDenomination;
-        return typed;
-      }
-      const product = catalogue.get(line.productId);
-      if (!product || !product.active) {
-        issues.push({
-          field: `lines[${i}].productId`,
-          rule: 'product',
-          message: `line ${i + 1}, productId: ${line.productId} is not an active product of the catalogue`,
-        });
-        return line;
-      }
-      const sold: SaleLine = {
-        ...line,
-        sku: product.sku,
-        name: product.name,
-        unitPrice: product.price,
-        taxCategory: product.taxCategory,
-      };
-      delete sold.fixedDenomination;
-      if (product.itemId !== undefined) sold.fixedDenomination = { itemId: product.itemId };
-      return sold;
-    });
-    if (issues.length > 0) return { ok: false, issues };
-    const computed = computeSale(lines, cart.saleDiscount, settings.tax);
-    if (!computed.ok) return { ok: false, issues: computed.issues };
-    const name = gatewayItemName(lines);
-    if (!name.ok) return { ok: false, issues: [name.issue] };
-    return {
-      ok: true,
-      figures: computed.sale,
-      lines,
-      overLimit: discountsOverLimit(lines, cart.saleDiscount, computed.sale, settings.discounts),
-      itemName: name.itemName,
-      cashRounding: settings.cash.rounding,
-    };
-  }
 }
 
-function refused(issues: SaleFieldIssue[]): ChargeSaleResult {
-  const failure: ChargeFailure = {
-    class: 'invalid_input',
-    retry: 'final',
-    message: issues.map((i) => i.message).join('; '),
-    issues: [],
-  };
-  return { ok: false, saleId: null, sale: null, failure, issues };
-}
-
-function cashIssue(issue: CashIssue): SaleFieldIssue {
-  return { field: issue.field, rule: issue.rule, message: issue.message };
-}
-
-function tenderOf(step: TenderStep, input: TenderInput): Omit<SaleTender, 'no'> {
-  const base = { amount: step.applied, handed: step.handed, change: step.change, rounding: step.rounding };
-  if (input.kind === 'cash') return { kind: 'cash', state: 'paid', ...base };
-  if (input.kind === 'other') return { kind: 'other', state: 'paid', reference: input.reference.trim(), ...base };
-  return { kind: 'gateway', state: 'pending', methodId: input.methodId, ...base };
-}

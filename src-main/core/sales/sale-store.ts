@@ -15,6 +15,8 @@ import type { Clock } from '../ports';
 
 export interface NewSale {
   id: string;
+  /** The idempotency key it was charged under (common/sale.ts saleKeySchema); unique among the log's sales. */
+  chargeKey?: string | undefined;
   terminalId: string;
   training: boolean;
   staffId?: number | undefined;
@@ -103,6 +105,7 @@ interface TenderRow {
   handed: number;
   change: number;
   rounding: number;
+  late_payment: number;
 }
 
 export class SaleStore {
@@ -122,12 +125,13 @@ export class SaleStore {
       const rounding = sale.tenders.reduce((a, t) => a + t.rounding, 0);
       const change = sale.tenders.reduce((a, t) => a + t.change, 0);
       this.stmt(
-        `INSERT INTO sales (id, terminal_id, state, training, staff_id, staff_name, sale_discount, subtotal, line_discounts,
-           sale_discount_amount, net, dpp, ppn, pbjt, service, total, categories, rounding, change, customer_name, phone,
-           created_at, updated_at, completed_at)
-         VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+        `INSERT INTO sales (id, charge_key, terminal_id, state, training, staff_id, staff_name, sale_discount, subtotal,
+           line_discounts, sale_discount_amount, net, dpp, ppn, pbjt, service, total, categories, rounding, change,
+           customer_name, phone, created_at, updated_at, completed_at)
+         VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
       ).run(
         sale.id,
+        sale.chargeKey ?? null,
         sale.terminalId,
         sale.training ? 1 : 0,
         sale.staffId ?? null,
@@ -238,6 +242,37 @@ export class SaleStore {
     });
   }
 
+  /**
+   * The failed tender of gateway order `orderId` was paid after all (its order flagged a late payment): the tender
+   * keeps `failed` and the sale `voided`, the tender is marked and the sale gets a `late_payment` event. Nothing when
+   * the order is no sale's or the tender is already marked.
+   */
+  markLatePayment(orderId: string, meta: SaleEventMeta): SaleView | undefined {
+    return this.write(() => {
+      const t = this.stmt<[string], { sale_id: string; tender_no: number; late_payment: number }>(
+        'SELECT sale_id, tender_no, late_payment FROM sale_tenders WHERE order_id = ?',
+      ).get(orderId);
+      if (!t) return undefined;
+      if (t.late_payment === 1) return this.require(t.sale_id);
+      const now = this.now();
+      this.stmt('UPDATE sale_tenders SET late_payment = 1, updated_at = ? WHERE sale_id = ? AND tender_no = ?').run(
+        now,
+        t.sale_id,
+        t.tender_no,
+      );
+      this.event(t.sale_id, now, 'late_payment', {
+        ...meta,
+        payload: { tender: t.tender_no, orderId, ...(isObject(meta.payload) ? meta.payload : {}) },
+      });
+      return this.require(t.sale_id);
+    });
+  }
+
+  /** The sale charged under idempotency key `key`, if any. */
+  idOfKey(key: string): string | undefined {
+    return this.stmt<[string], string>('SELECT id FROM sales WHERE charge_key = ?').pluck().get(key) ?? undefined;
+  }
+
   /** A note on a sale (a manager's discount approval, a cash return on a void): an event, the sale unchanged. */
   note(saleId: string, meta: SaleEventMeta): void {
     this.write(() => this.event(saleId, this.now(), 'note', meta));
@@ -322,8 +357,19 @@ export class SaleStore {
     );
   }
 
-  clearCart(terminalId: string): void {
-    this.write(() => this.stmt('DELETE FROM carts WHERE terminal_id = ?').run(terminalId));
+  /**
+   * The cart becomes a sale: the terminal's stored cart is cleared — only the one under `saleKey` when a key is given
+   * (a one-line sale typed while another cart is stored leaves that cart alone).
+   */
+  clearCart(terminalId: string, saleKey?: string): void {
+    this.write(() => {
+      if (saleKey === undefined) this.stmt('DELETE FROM carts WHERE terminal_id = ?').run(terminalId);
+      else
+        this.stmt("DELETE FROM carts WHERE terminal_id = ? AND json_extract(cart, '$.saleKey') = ?").run(
+          terminalId,
+          saleKey,
+        );
+    });
   }
 
   // ------------------------------------------------------------ inside
@@ -447,6 +493,7 @@ function toView(r: SaleRow, lines: LineRow[], tenders: TenderRow[]): SaleView {
       if (t.method_id !== null) tender.methodId = t.method_id;
       if (t.order_id !== null) tender.orderId = t.order_id;
       if (t.reference !== null) tender.reference = t.reference;
+      if (t.late_payment === 1) tender.latePayment = true;
       return tender;
     }),
     rounding: r.rounding,

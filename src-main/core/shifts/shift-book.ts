@@ -83,7 +83,13 @@ export function cashEvents(events: readonly ShiftEventView[]): ShiftCashEvent[] 
   const out: ShiftCashEvent[] = [];
   for (const e of events) {
     if (e.type === 'cash_tender') out.push({ type: 'cash_tender', handed: e.amount, change: e.change });
-    else if (e.type === 'float' || e.type === 'cash_refund' || e.type === 'pay_in' || e.type === 'pay_out')
+    else if (
+      e.type === 'float' ||
+      e.type === 'cash_refund' ||
+      e.type === 'cash_void' ||
+      e.type === 'pay_in' ||
+      e.type === 'pay_out'
+    )
       out.push({ type: e.type, amount: e.amount });
   }
   return out;

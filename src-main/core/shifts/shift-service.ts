@@ -82,14 +82,11 @@ export class ShiftService {
   readonly ledger: ShiftLedger;
 
   constructor(private readonly o: ShiftServiceOptions) {
+    // The drawer opens for a sale's or a refund's cash when their transaction has committed, by whoever wrote them
+    // (the counter, the refund service), who awaits it and says how it went: the ledger only writes.
     this.ledger = new ShiftLedger(o.book, {
       terminalId: o.terminalId,
       ...(o.staffName ? { staffName: o.staffName } : {}),
-      committed: (cause) => {
-        void o.drawer.open(cause).then((result) => {
-          if (!result.ok) o.drawerProblem?.(result, cause);
-        });
-      },
     });
   }
 
