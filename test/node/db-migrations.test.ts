@@ -402,7 +402,8 @@ function strictTables(db: Database): Record<string, number> {
   return Object.fromEntries(
     db
       .prepare<[], { name: string; strict: number }>(
-        "SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name",
+        `SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table'
+           AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name`,
       )
       .all()
       .map((r) => [r.name, r.strict]),

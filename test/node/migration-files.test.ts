@@ -1,4 +1,4 @@
-// The migrations as files (src-main/db/migrations/, docs/architecture.md "The db layer"): the folder and the registry
+// The migrations as files (src-main/db/migrations/, docs/architecture.md "Seams"): the folder and the registry
 // hold the same migrations, released ones are frozen (their SQL pinned by SHA-256), the numbers have gaps, and the
 // runner applies every registered migration a database lacks, even one numbered below one already applied, against
 // real SQLite files.

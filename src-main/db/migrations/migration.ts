@@ -1,5 +1,5 @@
 /**
- * One schema migration (docs/architecture.md, "The db layer"). Each lives in its own file here,
+ * One schema migration (docs/architecture.md, "Seams"). Each lives in its own file here,
  * `NNNN-short-name.ts`, numbered with gaps: 1–14 as they were released, a new one at the next free multiple of 10,
  * so that branches written in parallel never renumber each other's. The runner (runner.ts) applies every one the
  * database lacks, in order of number, even one numbered below one already applied.

@@ -4,7 +4,7 @@ import type { Migration } from './migration';
 import { MIGRATIONS } from './registry';
 
 /**
- * Applies the migrations of the registry (docs/orders.md, "The order log"; docs/architecture.md, "The db layer").
+ * Applies the migrations of the registry (docs/orders.md, "The order log"; docs/architecture.md, "Seams").
  *
  * Which migrations a database has is recorded in `schema_migrations`, one row per version, made by this runner.
  * Migrations are numbered with gaps so that branches written in parallel never renumber each other's; one of them
