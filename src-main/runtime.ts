@@ -12,6 +12,7 @@ import { defaultDataDir } from './core/data-dir';
 import { DEFAULT_TIMEOUT_MS, GatewayClient, type GatewayConfig } from './core/gateway/client';
 import { OrderLog } from './core/orders/order-log';
 import { OrderService } from './core/payments/order-service';
+import { catchUpSales } from './core/counter/catch-up';
 import { systemClock, type Clock, type SecretStore } from './core/ports';
 import { SettingsStore } from './core/settings/settings-store';
 import { AccessControl } from './core/staff/access';
@@ -311,6 +312,8 @@ export async function openLoket(options: OpenOptions = {}): Promise<Loket> {
     // Only the process holding the data folder gets here (openStoreBooks took its lock): a `creating` order is one
     // that process left behind, never one another process has in flight.
     const interrupted = log.markInterrupted({ reason: 'Loket stopped while the request was in flight' });
+    // Sales whose order settled before their sale knew (a log of a Loket from before the counter): caught up now.
+    catchUpSales(log);
 
     const client = new GatewayClient(config, secrets, methods);
     const terminalId = env.LOKET_TERMINAL_ID ?? settings.terminalId;

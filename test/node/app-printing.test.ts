@@ -9,6 +9,7 @@ import { dayIn } from '../../src-main/common/gateway-time';
 import { AppService } from '../../src-main/core/app-service';
 import { systemClock } from '../../src-main/core/ports';
 import { openLoket } from '../../src-main/runtime';
+import { appCounterDeps } from './helpers/counter';
 import { tempDir } from './helpers/loket';
 
 let host: AppHost | undefined;
@@ -190,6 +191,7 @@ describe('one original per sale: every later receipt says COPY', () => {
       let fail = true;
       const app = new AppService({
         info: () => ({ mode: 'sandbox', timeZone: 'Asia/Jakarta', lang: 'id' }) as never,
+        ...appCounterDeps(l),
         log: l.log,
         orders: l.orders,
         methods: l.methods,

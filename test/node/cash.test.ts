@@ -12,11 +12,11 @@ import {
   countDifference,
   countedTotalIssue,
   exactTender,
-  planTenders,
   roundCash,
   shiftCash,
   type TenderInput,
 } from '../../src-main/common/cash';
+import { planTenders } from '../../src-main/common/tender-kinds/plan';
 import { propertyParams } from './helpers/property';
 
 describe('cash rounding', () => {

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import {
   cashOutIssue,
   checkMovement,
-  planTenders,
   roundCash,
   shiftCash,
   type CashRounding,
   type ShiftCashEvent,
   type TenderInput,
 } from '../../src-main/common/cash';
+import { planTenders } from '../../src-main/common/tender-kinds/plan';
 import { mulDivFloor } from '../../src-main/common/money-math';
 import { cashRefund, planRefund, type RefundableSale, type RefundedQty } from '../../src-main/common/refund';
 import { computeSale } from '../../src-main/common/sale-totals';

@@ -33,6 +33,7 @@ import { openDatabase, type Database } from '../../src-main/db/open';
 import { FakeClock } from './helpers/fake-clock';
 import { tempDir } from './helpers/loket';
 import { propertyParams } from './helpers/property';
+import { counterOf, counterPort } from './helpers/counter';
 import { cartArb, saleDiscountArb, saleDiscountFor, taxSettingsArb, toLines } from './helpers/sale-arbitraries';
 
 const TZ = 'Asia/Jakarta';
@@ -68,17 +69,11 @@ beforeAll(() => {
     sales: saleStore,
     products: new ProductStore(db, clock),
     log: new OrderLog(db, clock),
-    counter: {
-      chargeOrder: () => Promise.reject(new Error('no gateway tender in this test')),
-      cancelOrder: () => {
-        throw new Error('no gateway tender in this test');
-      },
-    },
+    counter: counterPort(counterOf({ db, clock, settings: saleSettings, cashLedger: shifts.ledger, sales: saleStore })),
     settings: saleSettings,
     terminalId: () => 'T01',
     training: false,
     clock,
-    cashLedger: shifts.ledger,
   });
   refundStore = new RefundStore(db);
   refunds = new RefundService({
@@ -92,7 +87,6 @@ beforeAll(() => {
   });
 });
 afterAll(() => {
-  sales.close();
   db.close();
   dir.remove();
 });

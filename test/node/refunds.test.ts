@@ -21,6 +21,7 @@ import { ShiftService } from '../../src-main/core/shifts/shift-service';
 import { AccessControl } from '../../src-main/core/staff/access';
 import { openDatabase, type Database } from '../../src-main/db/open';
 import { FakeClock } from './helpers/fake-clock';
+import { counterOf, counterPort } from './helpers/counter';
 import { tempDir } from './helpers/loket';
 
 let dir: ReturnType<typeof tempDir>;
@@ -67,17 +68,11 @@ beforeEach(async () => {
     sales: saleStore,
     products: new ProductStore(db, clock),
     log: new OrderLog(db, clock),
-    counter: {
-      chargeOrder: () => Promise.reject(new Error('no gateway in this test')),
-      cancelOrder: () => {
-        throw new Error('no gateway in this test');
-      },
-    },
+    counter: counterPort(counterOf({ db, clock, settings: settings, cashLedger: shifts.ledger, sales: saleStore })),
     settings,
     terminalId: () => 'T01',
     training: false,
     clock,
-    cashLedger: shifts.ledger,
   });
   refunds = new RefundService({
     sales: saleStore,
@@ -92,7 +87,6 @@ beforeEach(async () => {
   });
 });
 afterEach(() => {
-  sales.close();
   if (db.open) db.close();
   dir.remove();
 });

@@ -26,6 +26,7 @@ import { FakeClock } from './helpers/fake-clock';
 import { tempDir } from './helpers/loket';
 import { MemoryCashLedger } from './helpers/memory-cash-ledger';
 import { propertyParams } from './helpers/property';
+import { counterOf, counterPort } from './helpers/counter';
 import { cartArb, saleDiscountArb, saleDiscountFor, taxSettingsArb, toLines } from './helpers/sale-arbitraries';
 
 const TZ = 'Asia/Jakarta';
@@ -39,30 +40,24 @@ const ledger = new MemoryCashLedger('SHIFT-P');
 beforeAll(() => {
   db = openDatabase(join(dir.path, 'loket.db'));
   const store = new SaleStore(db, clock);
+  // No PIN needed: the limits are the manager's matter, tested elsewhere.
+  const saleSettings = () => ({
+    tax: settings.tax,
+    cash: { ...DEFAULT_CASH_SETTINGS, rounding: settings.rounding },
+    discounts: { ...DEFAULT_DISCOUNT_LIMITS, lineBp: 10_000, saleBp: 10_000 },
+  });
   sales = new SaleService({
     sales: store,
     products: new ProductStore(db, clock),
     log: new OrderLog(db, clock),
-    counter: {
-      chargeOrder: () => Promise.reject(new Error('no gateway tender in this test')),
-      cancelOrder: () => {
-        throw new Error('no gateway tender in this test');
-      },
-    },
-    // No PIN needed: the limits are the manager's matter, tested elsewhere.
-    settings: () => ({
-      tax: settings.tax,
-      cash: { ...DEFAULT_CASH_SETTINGS, rounding: settings.rounding },
-      discounts: { ...DEFAULT_DISCOUNT_LIMITS, lineBp: 10_000, saleBp: 10_000 },
-    }),
+    counter: counterPort(counterOf({ db, clock, settings: saleSettings, cashLedger: ledger, sales: store })),
+    settings: saleSettings,
     terminalId: () => 'T01',
     training: false,
     clock,
-    cashLedger: ledger,
   });
 });
 afterAll(() => {
-  sales.close();
   db.close();
   dir.remove();
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppService } from '../../src-main/core/app-service';
 import { systemClock } from '../../src-main/core/ports';
 import { openLoket, type Loket } from '../../src-main/runtime';
+import { appCounterDeps } from './helpers/counter';
 import { tempDir } from './helpers/loket';
 
 const dir = tempDir('loket-sale-memory-');
@@ -28,6 +29,7 @@ async function service(save: (id: string | null) => void) {
         lang: 'id',
         networkPrinter: false,
       }) as never,
+    ...appCounterDeps(l),
     log: l.log,
     orders: l.orders,
     methods: l.methods,

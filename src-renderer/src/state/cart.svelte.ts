@@ -10,6 +10,8 @@ export interface CartDeps {
   api: CartApi;
   /** A new line's id (crypto.randomUUID in the app; a counter in tests). */
   newLineId: () => string;
+  /** A new cart's idempotency key (common/sale.ts saleKeySchema); by default crypto.randomUUID. */
+  newSaleKey?: () => string;
   /** How long the quote waits for the cashier to stop changing the cart (ms); 0 asks at once. */
   quoteDelayMs?: number;
 }
@@ -222,8 +224,14 @@ export class CartState {
     clearTimeout(this.#quoteTimer);
   }
 
-  #set(cart: Cart, options: { save?: boolean } = {}): void {
+  #set(given: Cart, options: { save?: boolean } = {}): void {
     if (!this.#loaded) this.#changedBeforeLoad = true;
+    // A cart with lines has the key of the sale it becomes, kept with the stored cart: a second charge of it (a double
+    // tap, a retry after a lost answer, another tab) answers the first sale, never makes a second.
+    const cart =
+      given.lines.length > 0 && given.saleKey === undefined
+        ? { ...given, saleKey: (this.#deps.newSaleKey ?? (() => crypto.randomUUID()))() }
+        : given;
     this.#cart = cart;
     this.#issues = [];
     if (options.save !== false) {

@@ -4,7 +4,10 @@ import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { toCallError, type CallError } from '../api/errors';
 import { markCharge } from '../lib/timing';
 import { isNotOlder } from './order-time';
-import type { ChargeSaleInput, ChargeSaleResult } from '../../../src-main/common/sale';
+import { lineOfProduct, type ChargeSaleInput, type ChargeSaleResult } from '../../../src-main/common/sale';
+import type { SaleLine } from '../../../src-main/common/sale-line';
+import type { FieldIssue } from '../../../src-main/common/order-request';
+import { isQuickItemProduct } from '../lib/cart-edit';
 import { asksForPhone } from '../../../src-main/common/payment-instruction';
 import { CartState, type CartApi } from './cart.svelte';
 import { SaleForm } from './sale-form.svelte';
@@ -82,10 +85,11 @@ export function problemFrom(failure: ChargeFailure, order?: Order, callError?: C
 }
 
 export interface ChargeDeps {
-  api: Pick<LoketApi, 'createOrder' | 'retryOrder' | 'showOnDisplay' | 'currentSale' | 'chargeSale' | 'currentShift'> &
-    CartApi;
+  api: Pick<LoketApi, 'retryOrder' | 'showOnDisplay' | 'currentSale' | 'chargeSale' | 'currentShift'> & CartApi;
   /** A new cart line's id. */
   newLineId?: () => string;
+  /** A new sale's idempotency key (crypto.randomUUID in the app; a counter in tests). */
+  newSaleKey?: () => string;
   /** The methods on offer, for the fields the chosen one takes. */
   methods: () => readonly PaymentMethod[];
   /** Something else holds the screen: an order on the payment panel, or an action on it in flight. */
@@ -113,6 +117,8 @@ export class ChargeManager {
   /** A re-send or a check of the problem's order in flight. */
   #checking = $state(false);
   #problem = $state.raw<ChargeProblem | null>(null);
+  /** The typed one-line sale's idempotency key, kept until the server has written that sale. */
+  #typedKey: string | undefined;
   /** Bookkeeping only (never shown), so a plain Map. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #latest = new Map<string, Order>();
@@ -121,7 +127,11 @@ export class ChargeManager {
 
   constructor(deps: ChargeDeps) {
     this.#deps = deps;
-    this.cart = new CartState({ api: deps.api, newLineId: deps.newLineId ?? (() => crypto.randomUUID()) });
+    this.cart = new CartState({
+      api: deps.api,
+      newLineId: deps.newLineId ?? (() => crypto.randomUUID()),
+      ...(deps.newSaleKey ? { newSaleKey: deps.newSaleKey } : {}),
+    });
     this.tenders = new TenderManager({
       api: deps.api,
       total: () => (this.cart.quote?.ok ? this.cart.quote.figures.total : null),
@@ -188,11 +198,18 @@ export class ChargeManager {
     this.#problem = null;
     this.#deps.onStart();
     try {
-      return this.#settle(await this.#deps.api.createOrder(this.form.toChargeInput(this.selectedMethod)));
+      // A typed item and amount is a one-line sale, charged as every cart is (one way to charge).
+      // Sent in this turn unless a quick item's product must be looked up first (nothing else may start meanwhile).
+      const typed = this.#typedSale();
+      const result = await this.#deps.api.chargeSale(typed instanceof Promise ? await typed : typed);
+      // The server wrote it (paid, refused or open): the next typed sale is another one, under a new key.
+      if (result.saleId !== null) this.#typedKey = undefined;
+      return this.#settleSale(result, { typed: true });
     } catch (err) {
       const error = toCallError(err);
       // Loket unreachable or failing mid-call: the order may have reached the gateway, so this is an open
-      // outcome too, and Charge stays blocked until the cashier has read the message.
+      // outcome too, and Charge stays blocked until the cashier has read the message. The key stays: the same
+      // charge sent again answers what the first did.
       if (error.code === 'network' || error.code === 'internal')
         this.#problem = problemFrom({ class: 'unknown', retry: 'may_exist', message: error.message }, undefined, error);
       // Another sale is still open: nothing was sent. When it is an order whose outcome is unknown (it may have been
@@ -206,6 +223,41 @@ export class ChargeManager {
     } finally {
       this.#charging = false;
     }
+  }
+
+  /**
+   * The form's item and amount as a one-line cart under the typed sale's key: a quick item picked from the list is its
+   * catalogue product (sold with its item_id), while its amount and name are the item's; anything else a typed line.
+   */
+  #typedSale(): ChargeSaleInput | Promise<ChargeSaleInput> {
+    const charge = this.form.toChargeInput(this.selectedMethod);
+    const key = (this.#typedKey ??= this.#deps.newSaleKey?.() ?? crypto.randomUUID());
+    const typed: SaleLine = {
+      lineId: 'l1',
+      name: charge.itemName,
+      unitPrice: charge.amount,
+      qty: 1,
+      taxCategory: 'ppn',
+    };
+    const input = (line: SaleLine): ChargeSaleInput => ({
+      cart: { lines: [line], saleDiscount: null, saleKey: key },
+      methodId: charge.methodId,
+      ...(charge.customerName ? { customerName: charge.customerName } : {}),
+      ...(charge.phone ? { phone: charge.phone } : {}),
+      ...(charge.api ? { api: charge.api } : {}),
+    });
+    const itemId = charge.itemId;
+    if (!itemId) return input(typed);
+    return this.#deps.api
+      .productByCode({ code: itemId })
+      .catch(() => null)
+      .then((product) =>
+        input(
+          product && isQuickItemProduct(product, { itemId, unitPrice: charge.amount })
+            ? lineOfProduct(product, 'l1')
+            : typed,
+        ),
+      );
   }
 
   /**
@@ -271,8 +323,15 @@ export class ChargeManager {
     }
   }
 
-  #settleSale(result: ChargeSaleResult): ChargeOutcome {
+  #settleSale(result: ChargeSaleResult, options: { typed?: boolean } = {}): ChargeOutcome {
     this.form.clearIssues();
+    // A typed one-line sale's issues are the form's: its line's price is the amount, its name the item.
+    const formIssues = options.typed ? typedIssues(result) : [];
+    if (formIssues.length > 0) {
+      this.form.showIssues(formIssues);
+      this.#problem = null;
+      return 'issues';
+    }
     if (result.ok) {
       this.cart.charged();
       this.tenders.reset();
@@ -435,4 +494,18 @@ export class ChargeManager {
     this.#deps.onPayment(order, sale);
     return 'payment';
   }
+}
+
+/** The form's field of a typed one-line sale's line field (lines[0].unitPrice is the amount). */
+const TYPED_FIELD: Record<string, FieldIssue['field']> = {
+  'lines[0].unitPrice': 'amount',
+  'lines[0].name': 'item_name',
+};
+
+function typedIssues(result: ChargeSaleResult): FieldIssue[] {
+  if (result.ok || !result.issues) return [];
+  return result.issues.flatMap((i) => {
+    const field = TYPED_FIELD[i.field];
+    return field ? [{ field, rule: 'format' as const, message: i.message }] : [];
+  });
 }

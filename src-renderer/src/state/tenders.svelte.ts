@@ -1,12 +1,12 @@
 import type { LoketApi } from '../../../src-main/common/api';
 import {
-  planTenders,
   roundCash,
   type CashIssue,
   type CashRounding,
   type TenderInput,
   type TenderStep,
 } from '../../../src-main/common/cash';
+import { planTenders } from '../../../src-main/common/tender-kinds/plan';
 import type { SaleFieldIssue } from '../../../src-main/common/sale';
 import { readAmount } from '../lib/amount-input';
 

@@ -1,4 +1,5 @@
-import { planTenders, type CashRounding, type TenderInput } from '../../../src-main/common/cash';
+import { type CashRounding, type TenderInput } from '../../../src-main/common/cash';
+import { planTenders } from '../../../src-main/common/tender-kinds/plan';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { cashRefund, planRefund, type RefundRequest } from '../../../src-main/common/refund';
 import type { Discount, SaleLine } from '../../../src-main/common/sale-line';

@@ -103,13 +103,13 @@ describe('a sale through the managers', () => {
   test('a charge that succeeds puts its order on the payment panel; no other charge or new sale meanwhile', async () => {
     const { fake, session } = await loaded();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
     expect(await session.charge.charge()).toBe('payment');
     expect(session.payment.order).toBe(order);
     expect(session.canStartNew).toBe(false);
 
     expect(await session.charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
     await session.newSale();
     expect(session.payment.order).toBe(order);
   });
@@ -117,7 +117,7 @@ describe('a sale through the managers', () => {
   test('live events reach the payment panel; once paid, a new sale clears it and idles the display', async () => {
     const { fake, live, session } = await loaded();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
     await session.charge.charge();
     live.pushOrder(later(order, { state: 'paid' }));
     expect(session.payment.order?.state).toBe('paid');
@@ -132,7 +132,7 @@ describe('a sale through the managers', () => {
   test('an open outcome that turns out to exist moves to the payment panel on its live event', async () => {
     const { fake, live, session } = await loaded();
     const unknown = makeOrder({ state: 'unknown' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: unknown,
       failure: failure({ class: 'unknown', retry: 'may_exist' }),
@@ -155,7 +155,7 @@ describe('a sale through the managers', () => {
     void session.payment.printReceipt('order-x', true);
     expect(session.busy).toBe(true);
     expect(await session.charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(0);
+    expect(fake.typedCalls()).toHaveLength(0);
   });
 
   test('a charge clears the notice left by an earlier action', async () => {
@@ -163,7 +163,7 @@ describe('a sale through the managers', () => {
     fake.fail('receipt');
     await session.payment.printReceipt('order-x', true);
     expect(session.payment.notice?.kind).toBe('error');
-    fake.on('createOrder', () => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
+    fake.onTyped(() => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
     await session.charge.charge();
     expect(session.payment.notice).toBeNull();
   });
@@ -203,7 +203,7 @@ describe("tabs and today's orders", () => {
     await session.resume(makeOrder({ state: 'paid' }));
     expect(session.payment.order).toBeNull();
 
-    fake.fail('createOrder');
+    fake.fail('chargeSale');
     await session.charge.charge();
     await session.resume(makeOrder());
     expect(session.payment.order).toBeNull();
@@ -215,7 +215,7 @@ describe('after the live channel comes back', () => {
   test("the panel's order is asked for again and today's list reloaded", async () => {
     const { fake, live, session, world } = await loaded();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
     await session.charge.charge();
     session.selectTab('today');
     await settle();
@@ -239,7 +239,7 @@ describe('after the live channel comes back', () => {
   test("an open outcome's order is asked for again too: it may have been settled meanwhile", async () => {
     const { fake, live, session, world } = await loaded();
     const unknown = makeOrder({ state: 'unknown' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: unknown,
       failure: failure({ class: 'unknown', retry: 'may_exist' }),
@@ -280,7 +280,7 @@ describe('the till, the mode and the manager', () => {
     expect(session.till.needsSignIn).toBe(true);
     expect(session.charge.canCharge).toBe(false);
     expect(await session.charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toEqual([]);
+    expect(fake.typedCalls()).toEqual([]);
 
     live.push({ type: 'info', info: appInfo(), till: tillStatus({ requireCashierPin: true, staff: CASHIER }) });
     expect(session.charge.canCharge).toBe(true);
@@ -350,7 +350,7 @@ describe('nothing lost on a reload: the sale in progress comes back as it was', 
     fake.on('retryOrder', () => ({ ok: true, order: later(order, { state: 'awaiting_payment' }) }));
     expect(await session.charge.retry()).toBe('payment');
     expect(fake.callsOf('retryOrder')).toEqual([[order.id]]);
-    expect(fake.callsOf('createOrder')).toEqual([]);
+    expect(fake.typedCalls()).toEqual([]);
   });
 
   test('paid, receipt not yet printed, with the automatic receipt on: printed once, not again', async () => {
@@ -410,7 +410,7 @@ describe('parking, and a sale refused over another', () => {
   test('Park: off the panel and the display, still waiting in Today, and resumed from there', async () => {
     const { fake, session } = await loaded();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order })).on('parkSale', () => null);
+    fake.onTyped(() => ({ ok: true, order })).on('parkSale', () => null);
     await session.charge.charge();
     expect(await session.park()).toBe(true);
     expect(fake.callsOf('parkSale')).toEqual([[order.id]]);
@@ -420,7 +420,7 @@ describe('parking, and a sale refused over another', () => {
 
     // The next sale goes through; the parked one is resumed later from the list.
     const next = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order: next }));
+    fake.onTyped(() => ({ ok: true, order: next }));
     session.charge.form.setAmountText('5000');
     expect(await session.charge.charge()).toBe('payment');
     expect(session.payment.notice).toBeNull();
@@ -436,7 +436,7 @@ describe('parking, and a sale refused over another', () => {
   test('a charge refused because another sale waits: that sale comes onto the panel, what was typed stays', async () => {
     const waiting = makeOrder({ amount: 99000 });
     const { fake, session, world } = await loaded();
-    fake.fail('createOrder', new CallError('conflict', 'Another sale is still waiting for payment'));
+    fake.fail('chargeSale', new CallError('conflict', 'Another sale is still waiting for payment'));
     world.current = { order: waiting, receiptPrinted: false };
     expect(await session.charge.charge()).toBe('problem');
     expect(session.charge.problem).toMatchObject({ kind: 'waiting', action: 'show' });
@@ -458,7 +458,7 @@ describe('charging again after a sale that ended unpaid', () => {
   test('the form again with the same amount, item and method; the display back to its welcome', async () => {
     const { fake, live, session } = await loaded();
     const order = makeOrder({ amount: 41000, itemName: 'Nasi goreng' });
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
     await session.charge.charge();
     expect(session.charge.form.amount).toBe(0);
     live.pushOrder(later(order, { state: 'expired' }));
@@ -473,7 +473,7 @@ describe('charging again after a sale that ended unpaid', () => {
   test('not while the sale is still waiting, nor after it was paid', async () => {
     const { fake, live, session } = await loaded();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
     await session.charge.charge();
     await session.chargeAgain();
     expect(session.payment.order).toBe(order);

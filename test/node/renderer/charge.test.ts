@@ -30,11 +30,11 @@ describe('charging', () => {
   test('a charge that gives an order hands it to the payment panel, with what was typed', async () => {
     const { fake, charge, handed, world } = setup();
     const order = makeOrder();
-    fake.on('createOrder', () => ({ ok: true, order }));
+    fake.onTyped(() => ({ ok: true, order }));
 
     expect(await charge.charge()).toBe('payment');
 
-    expect(fake.callsOf('createOrder')).toEqual([[{ methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' }]]);
+    expect(fake.typedCalls()).toEqual([[{ methodId: 'qris_dynamic', amount: 25000, itemName: 'Kopi susu' }]]);
     expect(handed).toEqual([order]);
     expect(charge.problem).toBeNull();
     expect(charge.charging).toBe(false);
@@ -49,13 +49,13 @@ describe('charging', () => {
     charge.form.setAmountText('1e12');
     expect(await charge.charge()).toBe('issues');
     expect(charge.form.amountError).toBe('characters');
-    expect(fake.callsOf('createOrder')).toEqual([]);
+    expect(fake.typedCalls()).toEqual([]);
     expect(handed).toEqual([]);
   });
 
   test('only what the chosen method takes is sent along', async () => {
     const { fake, charge } = setup();
-    fake.on('createOrder', () => ({ ok: true, order: makeOrder() }));
+    fake.onTyped(() => ({ ok: true, order: makeOrder() }));
     charge.form.setCustomerName('  Budi  ');
     await charge.charge();
     charge.form.setAmountText('25000');
@@ -63,20 +63,20 @@ describe('charging', () => {
     charge.form.setCustomerName('  Budi  ');
     charge.form.methodId = 'va_bca';
     await charge.charge();
-    const [[first], [second]] = fake.callsOf('createOrder') as [[object], [object]];
+    const [[first], [second]] = fake.typedCalls() as [[object], [object]];
     expect(first).not.toHaveProperty('customerName');
     expect(second).toMatchObject({ methodId: 'va_bca', customerName: 'Budi' });
   });
 
   test('no second charge while one is in flight', async () => {
     const { fake, charge, handed } = setup();
-    const held = fake.hold('createOrder');
+    const held = fake.holdTyped();
     const first = charge.charge();
     expect(charge.charging).toBe(true);
     expect(charge.canCharge).toBe(false);
 
     expect(await charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
 
     held.resolve({ ok: true, order: makeOrder() });
     expect(await first).toBe('payment');
@@ -87,13 +87,13 @@ describe('charging', () => {
     const { fake, charge, world } = setup();
     world.blocked = true;
     expect(await charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(0);
+    expect(fake.typedCalls()).toHaveLength(0);
     expect(world.starts).toBe(0);
   });
 
   test('a live event that overtakes the answer is not lost: the newer of the two is handed on', async () => {
     const { fake, charge, handed } = setup();
-    const held = fake.hold('createOrder');
+    const held = fake.holdTyped();
     const outcome = charge.charge();
     const created = makeOrder({ state: 'awaiting_payment' });
     const paid = later(created, { state: 'paid', paidAt: '2026-03-10T03:00:01.000Z' });
@@ -110,7 +110,7 @@ describe('charging', () => {
     const created = makeOrder({ state: 'awaiting_payment' });
     const creating = { ...created, state: 'creating' as const, updatedAt: '2026-03-10T02:59:59.000Z' };
     charge.observe(creating);
-    fake.on('createOrder', () => ({ ok: true, order: created }));
+    fake.onTyped(() => ({ ok: true, order: created }));
     await charge.charge();
     expect(handed).toEqual([created]);
   });
@@ -120,7 +120,7 @@ describe('charging', () => {
     const issues: FieldIssue[] = [
       { field: 'amount', rule: 'amount_range', message: 'amount must be between 1000 and 500000' },
     ];
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       failure: failure({ class: 'invalid_input', retry: 'final', issues }),
     }));
@@ -132,10 +132,10 @@ describe('charging', () => {
 
   test('a charge that gives an order leaves an empty form for the next sale, the V1 choice included', async () => {
     const { fake, charge } = setup();
-    fake.on('createOrder', () => ({ ok: true, order: makeOrder({ api: 'v1' }) }));
+    fake.onTyped(() => ({ ok: true, order: makeOrder({ api: 'v1' }) }));
     charge.form.useHostedPage = true;
     await charge.charge();
-    expect(fake.callsOf('createOrder')[0]![0]).toMatchObject({ api: 'v1' });
+    expect(fake.typedCalls()[0]![0]).toMatchObject({ api: 'v1' });
     expect(charge.form.useHostedPage).toBe(false);
     expect(charge.form.amount).toBe(0);
     expect(charge.form.itemName).toBe('');
@@ -144,7 +144,7 @@ describe('charging', () => {
 
   test('a sale that was refused keeps the form as typed, to be corrected', async () => {
     const { fake, charge } = setup();
-    fake.on('createOrder', () => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
+    fake.onTyped(() => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
     charge.form.useHostedPage = true;
     await charge.charge();
     expect(charge.form.amount).toBe(25000);
@@ -154,7 +154,7 @@ describe('charging', () => {
   test('a refused charge is final: refused, no action, and a new charge may follow', async () => {
     const { fake, charge } = setup();
     const rejected = makeOrder({ state: 'rejected' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: rejected,
       failure: failure({ class: 'rejected', retry: 'final', retcode: '2203', httpStatus: 400 }),
@@ -163,9 +163,9 @@ describe('charging', () => {
     expect(charge.problem).toMatchObject({ kind: 'refused', action: null, order: rejected });
     expect(charge.outcomeOpen).toBe(false);
 
-    fake.on('createOrder', () => ({ ok: true, order: makeOrder() }));
+    fake.onTyped(() => ({ ok: true, order: makeOrder() }));
     expect(await charge.charge()).toBe('payment');
-    expect(fake.callsOf('createOrder')).toHaveLength(2);
+    expect(fake.typedCalls()).toHaveLength(2);
   });
 });
 
@@ -173,7 +173,7 @@ describe('what a failure allows is read from failure.retry', () => {
   test('may_exist: "do not charge again", Check again with the order, and Charge blocked', async () => {
     const { fake, charge, world } = setup();
     const unknown = makeOrder({ state: 'unknown', delivery: 'sent' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: unknown,
       failure: failure({ class: 'unknown', retry: 'may_exist' }),
@@ -183,7 +183,7 @@ describe('what a failure allows is read from failure.retry', () => {
     expect(charge.outcomeOpen).toBe(true);
 
     expect(await charge.charge()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
     expect(world.starts).toBe(1);
   });
 
@@ -206,7 +206,7 @@ describe('what a failure allows is read from failure.retry', () => {
   test('an outage is not a refusal: "nothing was charged", and Retry sends the same order by its id', async () => {
     const { fake, charge, handed } = setup();
     const down = makeOrder({ state: 'unknown', delivery: 'not_sent' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: down,
       failure: failure({ class: 'outage', retry: 'safe_to_resend', retcode: '5003', httpStatus: 503 }),
@@ -221,7 +221,7 @@ describe('what a failure allows is read from failure.retry', () => {
     fake.on('retryOrder', () => ({ ok: true, order: sent }));
     expect(await charge.retry()).toBe('payment');
     expect(fake.callsOf('retryOrder')).toEqual([[down.id]]);
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
     expect(handed).toEqual([sent]);
   });
 
@@ -240,20 +240,20 @@ describe('what a failure allows is read from failure.retry', () => {
 
   test('a sale still waiting on the display: the charge is refused, and the cashier can go to that sale', async () => {
     const { fake, charge } = setup();
-    fake.fail('createOrder', new CallError('conflict', 'another sale is waiting on the display: park it or finish it'));
+    fake.fail('chargeSale', new CallError('conflict', 'another sale is waiting on the display: park it or finish it'));
     expect(await charge.charge()).toBe('problem');
     expect(charge.problem).toMatchObject({ kind: 'waiting', action: 'show' });
     expect(charge.outcomeOpen).toBe(false);
     // What was typed stays, for when that sale is parked or finished.
     expect(charge.form.amount).toBe(25000);
     expect(await charge.retry()).toBe('busy');
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
   });
 
   test('an order whose outcome is unknown holds the till: after its message is closed, Charge brings it back', async () => {
     const { fake, charge } = setup();
     const unknown = makeOrder({ state: 'unknown', delivery: 'sent' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: unknown,
       failure: failure({ class: 'unknown', retry: 'may_exist' }),
@@ -262,7 +262,7 @@ describe('what a failure allows is read from failure.retry', () => {
     charge.dismissProblem();
     expect(charge.outcomeOpen).toBe(false);
     // The server refuses any other order while that one is unknown; its warning comes back, with Check again.
-    fake.fail('createOrder', new CallError('conflict', 'the outcome of order … is still unknown'));
+    fake.fail('chargeSale', new CallError('conflict', 'the outcome of order … is still unknown'));
     fake.on('currentSale', () => ({ order: unknown, receiptPrinted: false }));
     expect(await charge.charge()).toBe('problem');
     expect(charge.problem).toMatchObject({ kind: 'unknown', action: 'check', order: { id: unknown.id } });
@@ -273,7 +273,7 @@ describe('what a failure allows is read from failure.retry', () => {
   test('safe_to_resend: Retry sends the same order again, by its id, never a new one', async () => {
     const { fake, charge, handed } = setup();
     const notSent = makeOrder({ state: 'unknown', delivery: 'not_sent' });
-    fake.on('createOrder', () => ({
+    fake.onTyped(() => ({
       ok: false,
       order: notSent,
       failure: failure({ class: 'not_sent', retry: 'safe_to_resend' }),
@@ -285,14 +285,14 @@ describe('what a failure allows is read from failure.retry', () => {
     fake.on('retryOrder', () => ({ ok: true, order: sent }));
     expect(await charge.retry()).toBe('payment');
     expect(fake.callsOf('retryOrder')).toEqual([[notSent.id]]);
-    expect(fake.callsOf('createOrder')).toHaveLength(1);
+    expect(fake.typedCalls()).toHaveLength(1);
     expect(handed).toEqual([sent]);
     expect(charge.problem).toBeNull();
   });
 
   test('Loket unreachable mid-charge: the order may exist, so it is may_exist and Charge stays blocked', async () => {
     const { fake, charge } = setup();
-    fake.fail('createOrder', new CallError('network', 'Loket did not answer (fetch failed).'));
+    fake.fail('chargeSale', new CallError('network', 'Loket did not answer (fetch failed).'));
     expect(await charge.charge()).toBe('problem');
     expect(charge.problem).toMatchObject({
       kind: 'unknown',
@@ -304,7 +304,7 @@ describe('what a failure allows is read from failure.retry', () => {
     expect(await charge.charge()).toBe('busy');
 
     charge.dismissProblem();
-    fake.fail('createOrder', new CallError('internal', 'Internal error in Loket.'));
+    fake.fail('chargeSale', new CallError('internal', 'Internal error in Loket.'));
     await charge.charge();
     expect(charge.outcomeOpen).toBe(true);
   });
@@ -312,7 +312,7 @@ describe('what a failure allows is read from failure.retry', () => {
   test('a refused call (not a failed charge) is an error that does not block', async () => {
     const { fake, charge } = setup();
     const error = new CallError('forbidden', 'no token', 401);
-    fake.fail('createOrder', error);
+    fake.fail('chargeSale', error);
     expect(await charge.charge()).toBe('problem');
     expect(charge.problem).toEqual({ kind: 'error', error, action: null });
     expect(charge.outcomeOpen).toBe(false);
@@ -324,7 +324,7 @@ describe('checking again', () => {
   async function withOpenOutcome() {
     const s = setup();
     const unknown = makeOrder({ state: 'unknown', delivery: 'sent' });
-    s.fake.on('createOrder', () => ({
+    s.fake.onTyped(() => ({
       ok: false,
       order: unknown,
       failure: failure({ class: 'unknown', retry: 'may_exist', message: 'no answer' }),
@@ -410,7 +410,7 @@ describe('checking again', () => {
 
 test('starting over empties the form and the message, and keeps the method', async () => {
   const { fake, charge } = setup();
-  fake.on('createOrder', () => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
+  fake.onTyped(() => ({ ok: false, failure: failure({ class: 'rejected', retry: 'final' }) }));
   charge.form.methodId = 'va_bca';
   await charge.charge();
   charge.startOver();

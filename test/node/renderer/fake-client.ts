@@ -6,11 +6,14 @@ import {
   type ApiMethodName,
   type ApiResult,
   type ChargeFailure,
+  type ChargeInput,
+  type ChargeResult,
   type DisplayState,
   type LiveEvent,
   type LoketApi,
 } from '../../../src-main/common/api';
 import type { AppInfo } from '../../../src-main/common/app-info';
+import type { ChargeSaleInput, ChargeSaleResult, SaleView } from '../../../src-main/common/sale';
 import type { ManagerSessionView, ManagerView, TillStatus } from '../../../src-main/common/manager';
 import { DEFAULT_SETTINGS, type GatewaySettings, type LoketSettings } from '../../../src-main/common/settings';
 import { DEFAULT_CASH_SETTINGS } from '../../../src-main/common/cash';
@@ -91,6 +94,61 @@ export class FakeApi {
   callsOf<M extends ApiMethodName>(method: M): ApiArgs<M>[] {
     return this.calls.filter((c) => c.method === method).map((c) => c.args as ApiArgs<M>);
   }
+
+  /**
+   * The cashier's typed item and amount, charged as a one-line sale (chargeSale): `answer` sees it as the order it asks
+   * for (method, amount, item, the method's extra fields) and answers as a charge of an order does; the sale's answer is
+   * made from that (a written sale when an order came back).
+   */
+  onTyped(answer: (input: ChargeInput) => ChargeResult | Promise<ChargeResult>): this {
+    return this.on('chargeSale', async (input) => saleResultOf(await answer(typedChargeOf(input)), input));
+  }
+
+  /** The typed one-line sales charged so far, each as the order it asked for. */
+  typedCalls(): [ChargeInput][] {
+    return this.callsOf('chargeSale').map(([input]) => [typedChargeOf(input)]);
+  }
+
+  /** The next typed one-line sale waits until the test answers it as a charge of an order. */
+  holdTyped(): { called: Promise<[ChargeInput]>; resolve(result: ChargeResult): void; reject(error: unknown): void } {
+    const held = this.hold('chargeSale');
+    let input: ChargeSaleInput | undefined;
+    return {
+      called: held.called.then(([i]) => {
+        input = i;
+        return [typedChargeOf(i)];
+      }),
+      resolve: (result) => held.resolve(saleResultOf(result, input ?? this.callsOf('chargeSale').at(-1)![0])),
+      reject: (error) => held.reject(error),
+    };
+  }
+}
+
+/** A one-line sale's cart as the order it asks for (what createOrder took before every charge was a sale). */
+export function typedChargeOf(input: ChargeSaleInput): ChargeInput {
+  const line = input.cart.lines[0]!;
+  return {
+    methodId: input.methodId ?? '',
+    amount: line.unitPrice,
+    itemName: line.name,
+    ...(line.fixedDenomination ? { itemId: line.fixedDenomination.itemId } : {}),
+    ...(input.customerName !== undefined ? { customerName: input.customerName } : {}),
+    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    ...(input.api !== undefined ? { api: input.api } : {}),
+  };
+}
+
+/** A charge of an order's answer as the one-line sale's: a written sale whenever an order came back. */
+export function saleResultOf(result: ChargeResult, input: ChargeSaleInput): ChargeSaleResult {
+  const saleId = `S-${input.cart.saleKey ?? 'typed'}`;
+  if (result.ok) return { ok: true, saleId, sale: { id: saleId } as SaleView, order: result.order };
+  return {
+    ok: false,
+    saleId: result.order ? saleId : null,
+    sale: null,
+    ...(result.order ? { order: result.order } : {}),
+    failure: result.failure,
+  };
 }
 
 export class FakeLive implements LiveChannel<LiveEvent> {

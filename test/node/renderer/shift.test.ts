@@ -39,6 +39,7 @@ function view(overrides: Partial<ShiftView> = {}): ShiftView {
       change: 1_950,
       cashSales: 48_050,
       cashRefunds: 0,
+      cashVoided: 0,
       payIns: 0,
       payOuts: 0,
       expected: 248_050,
