@@ -165,6 +165,17 @@ export type PkpSettings = z.infer<typeof pkpSettingsSchema>;
 /** PPN 12% × 11/12 (11% effective), prices include tax, PBJT off (10%), service charge off (5%), not PKP. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = taxSettingsSchema.parse({});
 
+/**
+ * The tax settings a sale was computed with, as its store keeps them (JSON of a TaxSettings, written at the charge).
+ * Parsed by today's schema, so a setting added since takes its default; a stored value that a rule made stricter
+ * since would refuse is kept as it was written: it was valid then, and a sale's invoice is never rewritten.
+ */
+export function storedTaxSettings(json: string): TaxSettings {
+  const raw = JSON.parse(json) as unknown;
+  const parsed = taxSettingsSchema.safeParse(raw);
+  return parsed.success ? parsed.data : (raw as TaxSettings);
+}
+
 // ---------------------------------------------------------------- one category's tax
 
 /** The tax of one category's lines, from their sum S after discounts. */
