@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { dayIn } from '../../src-main/common/gateway-time';
 import type { ManagerResult } from '../../src-main/common/manager';
 import { lineOfProduct, type Cart } from '../../src-main/common/sale';
 import { DEFAULT_TAX_SETTINGS, taxSettingsSchema } from '../../src-main/common/tax';
@@ -92,6 +93,14 @@ describe('a sale keeps its tax settings', () => {
     expect(text).not.toContain('PT Toko Baru');
     // The sale read back from its store carries them too (the books and a reprint read the same).
     expect((await host.app.sale({ saleId: charged.saleId }))?.taxSettings).toEqual(atCharge);
+    // The day's books sum the sale's stored figures: nothing is worked out again with the settings now.
+    const day = dayIn(new Date(), (await host.app.managerView(token)).settings.timeZone);
+    const report = await host.app.dayReport(token, day);
+    expect(report.sales).toMatchObject({
+      net: 36_000,
+      tax: { dpp: 36_000, ppn: 4320, pbjt: 0, service: 0 },
+      total: 40_320,
+    });
   });
 
   it('a sale stored before Loket kept them (no tax settings) is printed with the settings now', async () => {
