@@ -475,6 +475,15 @@ describe('the printed struk adds up', () => {
         if (taxBlock)
           expect(sumOf(r, 'net') + sumOf(r, 'ppn') + sumOf(r, 'pbjt') + sumOf(r, 'service')).toBe(printedTotal);
         else expect(afterDiscounts).toBe(printedTotal);
+        // The PPN printed is the printed rate times the printed DPP, half-up (what Coretax checks: docs/tax.md).
+        if (valueOf(r, 'ppn') !== undefined) {
+          const ppnRow = rowsOf(r, 'ppn')[0]!;
+          const rate = /PPN (\d+(?:\.\d+)?)%/.exec(ppnRow.label);
+          const rateBp = Math.round(Number(rate![1]) * 100);
+          expect(rateBp).toBe(tax.ppn.rateBp);
+          const dpp = rupiah(valueOf(r, 'dpp'));
+          expect(sumOf(r, 'ppn')).toBe(Math.floor((2 * dpp * rateBp + 10_000) / 20_000));
+        }
         // The tenders: cash handed − change, the other tenders, less the rounding line, make the total.
         const change = sumOf(r, 'change');
         expect(change).toBeGreaterThanOrEqual(0);
