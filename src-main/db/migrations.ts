@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import { MIGRATION_13 } from './migration-13-closing-sales';
-import { MIGRATION_20 } from './migrations/0020-sale-tax-settings';
 import { registerSqlFunctions } from './sql-functions';
 
 /**
@@ -949,10 +948,6 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE type = 'note' AND json_extract(payload, '$.mismatch') IS NOT NULL;
     `,
   },
-  // BRIDGE, to be reverted when the migrations' folder (numbers with gaps) is on main: migration 20's SQL
-  // (migrations/0020-sale-tax-settings.ts) applied as the next number this runner accepts, so the tax branch's
-  // sales can keep their settings meanwhile. Registered as 20 there; no database made here is ever released.
-  { ...MIGRATION_20, version: 15 },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -1063,33 +1063,6 @@ const perMigration: Record<
   },
 };
 
-/** Migration 20's test (a sale's tax settings), kept apart so that it moves with the migration's number. */
-const SALE_TAX_SETTINGS_TEST = {
-  // A sale stored before keeps its row, with no tax settings (NULL): it is read with the store's settings now.
-  seed: (db: Database) => seedRealisticV11(db),
-  added: { sales: { tax_settings: null } },
-  check: (db: Database) => {
-    const sale = (id: string, taxSettings: string | null) =>
-      db
-        .prepare(
-          `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net,
-             dpp, ppn, pbjt, service, total, categories, tax_settings, created_at, updated_at)
-           VALUES (?, 'T02', 'completed', 0, 11100, 0, 0, 10000, 9167, 1100, 0, 0, 11100, '[]', ?, ?, ?)`,
-        )
-        .run(id, taxSettings, T0, T0);
-    sale('S-TAX', '{"ppn":{"rateBp":1200,"dpp":{"num":1,"den":1}},"pricesIncludeTax":false}');
-    expect(() => sale('S-BAD1', '[1]')).toThrow(/CHECK constraint failed/);
-    expect(() => sale('S-BAD2', '{')).toThrow(/CHECK constraint failed/);
-    expect(db.prepare('SELECT id, tax_settings IS NULL AS none FROM sales ORDER BY id').all()).toEqual([
-      { id: 'S-K', none: 1 },
-      { id: 'S-TAX', none: 0 },
-    ]);
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-  },
-};
-// BRIDGE (reverted with migrations.ts's): migration 20 runs as 15 until the migrations' folder is on main.
-perMigration[15] = SALE_TAX_SETTINGS_TEST;
-
 interface OutboxDbRow {
   terminal_id: string;
   seq: number;
@@ -1473,18 +1446,15 @@ describe('database migrations', () => {
     const shape = Object.fromEntries(Object.entries(shapeOf(v11)).filter(([t]) => !t.startsWith('products_search')));
     const before = exactDump(v11, shape);
     // Every object of the schema but the orders table itself, as SQLite stores its text.
-    // BRIDGE (reverted with migrations.ts's): the sales table is migration 15's (20's) to change, not 14's.
     const objects = (db: Database) =>
-      db
-        .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('orders', 'sales') ORDER BY name")
-        .all();
+      db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name <> 'orders' ORDER BY name").all();
     const schemaBefore = objects(v11);
     const maxSeq = v11.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
     v11.close();
 
     // As Loket opens it: WAL, foreign keys on, then migration 14.
     const db = track(openDatabase(path));
-    expect(schemaVersion(db)).toBe(15); // BRIDGE: 14, and migration 20 as 15 (reverted with migrations.ts's)
+    expect(schemaVersion(db)).toBe(14);
     expect(exactDump(db, shape)).toEqual(before);
     // Each index and trigger again, word for word; order_events as it was (its foreign key names "orders").
     expect(objects(db)).toEqual(schemaBefore);
