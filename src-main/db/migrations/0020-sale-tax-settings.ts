@@ -1,3 +1,5 @@
+import type { Migration } from './migration';
+
 /**
  * Migration 20: a sale keeps the tax settings it was computed with (common/tax.ts's TaxSettings as JSON: the PPN rate
  * and DPP factor, prices including or excluding tax, PBJT and the service charge, the category of a typed line, and
@@ -5,11 +7,9 @@
  * the store's settings now (docs/tax.md, "A sale keeps its tax settings"). NULL for a sale stored before: it has
  * none, and is read with the settings of the day it is read (said in docs/tax.md).
  *
- * Numbered 20, the number reserved for it while the migrations moved to one file each (numbers with gaps). The
- * object's shape is the registry's `Migration` (version, name, sql); the type is named where it is registered.
- * Frozen once released, like every migration.
+ * Frozen once released, like every migration (migration.ts).
  */
-export const MIGRATION_20 = {
+export const MIGRATION_20: Migration = {
   version: 20,
   name: "a sale's tax settings",
   sql: `
@@ -17,4 +17,4 @@ export const MIGRATION_20 = {
       ALTER TABLE sales ADD COLUMN tax_settings TEXT
         CHECK (tax_settings IS NULL OR CASE WHEN json_valid(tax_settings) THEN json_type(tax_settings) = 'object' ELSE 0 END);
     `,
-} as const;
+};
