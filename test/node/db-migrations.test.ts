@@ -1476,7 +1476,9 @@ describe('database migrations', () => {
     // migration changes (20: the sales' tax settings), which their own tests check.
     const objects = (db: Database) =>
       db
-        .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('orders', 'sales') ORDER BY name")
+        .prepare(
+          "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('orders', 'sales') ORDER BY name",
+        )
         .all();
     const schemaBefore = objects(v11);
     const maxSeq = v11.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;

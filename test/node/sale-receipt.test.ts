@@ -274,7 +274,7 @@ describe('the receipt of a refund', () => {
     expect(rowsOf(r, 'saleRounding')[0]?.value).toBe(formatRupiah(input.plan.rounding));
     expect(rowsOf(r, 'cashRounding')[0]?.value).toBe(formatRupiah(input.payout.rounding));
     // The PPN given back, part of the line's amount, with its DPP under it; no PBJT or service on this sale.
-    const tax = r.sections.beforeTotal.find((x) => x.key === 'tax');
+    const tax = r.sections?.beforeTotal.find((x) => x.key === 'tax');
     expect(tax?.title).toBe('Pajak yang dikembalikan');
     expect(tax?.rows).toEqual([
       { key: 'ppn', label: 'PPN', value: formatRupiah(input.tax!.ppn) },
@@ -285,7 +285,7 @@ describe('the receipt of a refund', () => {
 
   it('prints the tax given back as the refund carries it, in both languages; none when it gave back none', () => {
     const input = { ...cashRefundOfOneLine(), tax: { dpp: 91_667, ppn: 11_000, pbjt: 3070, service: 1535 } };
-    const en = buildRefundReceipt(input, ctx({ lang: 'en' })).sections.beforeTotal.find((x) => x.key === 'tax');
+    const en = buildRefundReceipt(input, ctx({ lang: 'en' })).sections?.beforeTotal.find((x) => x.key === 'tax');
     expect(en).toEqual({
       key: 'tax',
       title: 'Tax refunded',
@@ -297,9 +297,9 @@ describe('the receipt of a refund', () => {
       ],
     });
     const none = { ...input, tax: { dpp: 0, ppn: 0, pbjt: 0, service: 0 } };
-    expect(buildRefundReceipt(none, CTX).sections.beforeTotal.map((x) => x.key)).not.toContain('tax');
+    expect(buildRefundReceipt(none, CTX).sections?.beforeTotal.map((x) => x.key) ?? []).not.toContain('tax');
     const { tax: _tax, ...untaxed } = input;
-    expect(buildRefundReceipt(untaxed, CTX).sections.beforeTotal.map((x) => x.key)).not.toContain('tax');
+    expect(buildRefundReceipt(untaxed, CTX).sections?.beforeTotal.map((x) => x.key) ?? []).not.toContain('tax');
   });
 
   it('a digital tender refunded outside Loket says so, names the method, and prints the whole amount', () => {

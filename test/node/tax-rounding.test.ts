@@ -108,26 +108,30 @@ const EVERY_PRICE: [string, Record<string, unknown>][] = [
 describe('the printed PPN is the rate times the printed DPP', () => {
   for (const [name, over] of EVERY_PRICE)
     for (const include of [true, false])
-      it(`on every price from 1 to 2.000.000: ${name}, prices ${include ? 'including' : 'excluding'} tax`, () => {
-        const settings = withSettings({
-          ...over,
-          pricesIncludeTax: include,
-          pbjt: { enabled: true },
-          service: { enabled: true },
-        });
-        const { rateBp: r, dpp: f } = settings.ppn;
-        const oracle = include ? sweep(MAX, r, f.num, f.den) : undefined;
-        let skipped = 0;
-        for (let s = 1; s <= MAX; s++) {
-          if (checkPpnPrice(s, settings, oracle)) skipped++;
-          if (s % 7 === 0) checkOtherCategories(s, settings);
-        }
-        // Prices including tax: N + PPN(N) skips a shelf price each time PPN(N) grows, about r·n/d of the prices in
-        // 1 + r·n/d (1 in 10 at 11%): those are the prices whose DPP is that of net − 1.
-        const effective = (r * f.num) / (10_000 * f.den);
-        if (include) expect(skipped / MAX).toBeCloseTo(effective / (1 + effective), 3);
-        else expect(skipped).toBe(0);
-      }, EVERY_PRICE_TIMEOUT);
+      it(
+        `on every price from 1 to 2.000.000: ${name}, prices ${include ? 'including' : 'excluding'} tax`,
+        () => {
+          const settings = withSettings({
+            ...over,
+            pricesIncludeTax: include,
+            pbjt: { enabled: true },
+            service: { enabled: true },
+          });
+          const { rateBp: r, dpp: f } = settings.ppn;
+          const oracle = include ? sweep(MAX, r, f.num, f.den) : undefined;
+          let skipped = 0;
+          for (let s = 1; s <= MAX; s++) {
+            if (checkPpnPrice(s, settings, oracle)) skipped++;
+            if (s % 7 === 0) checkOtherCategories(s, settings);
+          }
+          // Prices including tax: N + PPN(N) skips a shelf price each time PPN(N) grows, about r·n/d of the prices in
+          // 1 + r·n/d (1 in 10 at 11%): those are the prices whose DPP is that of net − 1.
+          const effective = (r * f.num) / (10_000 * f.den);
+          if (include) expect(skipped / MAX).toBeCloseTo(effective / (1 + effective), 3);
+          else expect(skipped).toBe(0);
+        },
+        EVERY_PRICE_TIMEOUT,
+      );
 
   it('on a random sample and the boundaries, for any rate, factor and price mode', () => {
     const boundary = fc.constantFrom(0, 1, 2, 5, 9, 10, 11, 99, 100, 101, 1041, 9999, 10_000, 10_001, MAX);
@@ -197,7 +201,11 @@ describe('the worked examples of docs/tax.md ("Rounding")', () => {
   });
 
   it('3 × Rp25.000 including tax: rounded once on the sum (PPN 7.432), not 3 × the PPN of one (3 × 2.477)', () => {
-    const three = computeSale([{ lineId: 'a', unitPrice: 25_000, qty: 3, taxCategory: 'ppn' }], null, DEFAULT_TAX_SETTINGS);
+    const three = computeSale(
+      [{ lineId: 'a', unitPrice: 25_000, qty: 3, taxCategory: 'ppn' }],
+      null,
+      DEFAULT_TAX_SETTINGS,
+    );
     expect(three.ok && three.sale).toMatchObject({ net: 67_568, dpp: 61_937, ppn: 7432, total: 75_000 });
     // One of them alone is a shelf price no price without tax reaches: N = 22.522 (22.522 + 2.477 = 24.999), so the
     // DPP and PPN are N's and the rupiah over stays in the net.
