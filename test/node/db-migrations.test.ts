@@ -1064,6 +1064,29 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  20: {
+    // A sale stored before keeps its row, with no tax settings (NULL): it is read with the store's settings now.
+    seed: seedRealisticV11,
+    added: { sales: { tax_settings: null } },
+    check: (db) => {
+      const sale = (id: string, taxSettings: string | null) =>
+        db
+          .prepare(
+            `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net,
+               dpp, ppn, pbjt, service, total, categories, tax_settings, created_at, updated_at)
+             VALUES (?, 'T02', 'completed', 0, 11100, 0, 0, 10000, 9167, 1100, 0, 0, 11100, '[]', ?, ?, ?)`,
+          )
+          .run(id, taxSettings, T0, T0);
+      sale('S-TAX', '{"ppn":{"rateBp":1200,"dpp":{"num":1,"den":1}},"pricesIncludeTax":false}');
+      expect(() => sale('S-BAD1', '[1]')).toThrow(/CHECK constraint failed/);
+      expect(() => sale('S-BAD2', '{')).toThrow(/CHECK constraint failed/);
+      expect(db.prepare('SELECT id, tax_settings IS NULL AS none FROM sales ORDER BY id').all()).toEqual([
+        { id: 'S-K', none: 1 },
+        { id: 'S-TAX', none: 0 },
+      ]);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
   40: {
     // A sale and its gateway tender of before keep their rows: no key, no late payment.
     seed: (db) => {
@@ -1516,7 +1539,7 @@ describe('database migrations', () => {
     const maxSeq = v11.prepare('SELECT max(seq) FROM order_events').pluck().get() as number;
     v11.close();
 
-    // As Loket opens it: WAL, foreign keys on, then migration 14.
+    // As Loket opens it: WAL, foreign keys on, then migration 14 (and those after it).
     const db = track(openDatabase(path));
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(exactDump(db, shape)).toEqual(before);

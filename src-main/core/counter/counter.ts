@@ -161,7 +161,7 @@ export class Counter {
     const storage = this.deps.orders.refusalOfWrite(() => {
       try {
         written = this.deps.log.atomically(() =>
-          this.write(saleId, input, who, actor, quote, plan.tenders, prepared, approvedBy),
+          this.write(saleId, input, who, actor, quote, settings, plan.tenders, prepared, approvedBy),
         );
       } catch (err) {
         if (err instanceof NoOpenShiftError) shiftRefusal = err;
@@ -198,6 +198,7 @@ export class Counter {
     who: Charger,
     actor: Actor,
     quote: Extract<ReturnType<typeof quoteCart>, { ok: true }>,
+    settings: SaleSettings,
     tenders: readonly PlannedTender[],
     prepared: PreparedOrder | undefined,
     approvedBy: StaffSummary | undefined,
@@ -233,6 +234,8 @@ export class Counter {
         phone: input.phone,
         saleDiscount: input.cart.saleDiscount ?? null,
         figures: { ...quote.figures, categories: quote.figures.categories },
+        // The tax settings it was computed with: every struk, reprint and report of it reads these.
+        taxSettings: settings.tax,
         lines: soldLinesOf(quote, catalogue),
         tenders: tenders.map((t) =>
           tenderKind(t.tender.kind).sendsOrder && order ? { ...t.tender, orderId: order.id } : t.tender,
