@@ -41,9 +41,10 @@ export const SHIFT_USAGE = `Shifts and the cash drawer (docs/tenders.md, "Shifts
                                             counted cash. --html writes the A4 page, --escpos the receipt printer's
                                             bytes
 
-AMOUNT is a whole number of rupiah (100000, not 100.000). Shifts are kept with the orders: the store's books when
-Loket is live, the training log in training mode. Denominations: note100000 note50000 note20000 note10000 note5000
-note2000 note1000 coin1000 coin500 coin200 coin100.
+AMOUNT is a whole number of rupiah (100000, not 100.000): a float or a count from 0, a pay-in or pay-out from 1, to
+100000000000000. Shifts are kept with the orders: the store's books when Loket is live, the training log in training
+mode. Denominations: note100000 note50000 note20000 note10000 note5000 note2000 note1000 coin1000 coin500 coin200
+coin100.
 
 Exit codes: 0 ok, 2 invalid input (naming the field and the rule) or refused (no open shift, one already open),
 6 the order log cannot be used, 7 while the app or serve runs on the data folder (all but report, which only
