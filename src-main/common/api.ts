@@ -232,6 +232,12 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal', INTERNAL_ERROR_MESSAGE);
 }
 
+/** The { min, max } a custom zod issue carries (an amount's range), or nothing. */
+function rangeOf(issue: { code: string; params?: Record<string, unknown> }): { min?: number; max?: number } {
+  const p = issue.code === 'custom' ? issue.params : undefined;
+  return typeof p?.min === 'number' && typeof p.max === 'number' ? { min: p.min, max: p.max } : {};
+}
+
 /** The one gate every call passes: known method, arguments that parse. */
 export function parseApiCall(method: unknown, args: unknown): { method: ApiMethodName; args: unknown[] } {
   if (!isApiMethodName(method)) throw new ApiError('unknown_method', `unknown API method ${JSON.stringify(method)}`);
@@ -240,10 +246,12 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || '(list)';
     // A person's reason breaks a rule people are told about (order-policy.ts); any other argument is the caller's.
+    // An amount's rule carries its range (whole-rupiah.ts's rupiahSchema), for the screen to say the maximum.
+    const range = rangeOf(issue);
     const why =
       issue.message === REASON_RULE
         ? reason('order.reason_rule', { min: REASON_MIN, max: REASON_MAX })
-        : reason('arguments.invalid', { field });
+        : reason('arguments.invalid', { field, ...range });
     throw new ApiError('invalid_arguments', `${method}: argument ${field}: ${issue.message}`, why);
   }
   return { method, args: parsed.data as unknown[] };

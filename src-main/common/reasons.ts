@@ -41,8 +41,11 @@ export type OpenOrdersWhat = 'change_gateway' | 'change_credential' | 'remove_cr
 
 /** The parameters of each reason, by key. */
 export interface ReasonParams {
-  /** An argument the API's gate (or a rule behind it) refused; `field` is its path. */
-  'arguments.invalid': { field: string };
+  /**
+   * An argument the API's gate (or a rule behind it) refused; `field` is its path; `min` and `max`: an amount's
+   * range, when the rule it broke is one (common/whole-rupiah.ts).
+   */
+  'arguments.invalid': { field: string; min?: number; max?: number };
 
   // ------------------------------------------------------------ orders and sales
   'order.not_found': { orderId: string };
@@ -102,8 +105,11 @@ export interface ReasonParams {
   'shift.none_open': Record<string, never>;
   'shift.already_open': { shiftId: string };
   'shift.not_found': { shiftId: string };
-  /** A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination). */
-  'shift.field_rule': { field: string; rule: string };
+  /**
+   * A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination);
+   * `min` and `max`: an amount's range, when the rule is an amount's.
+   */
+  'shift.field_rule': { field: string; rule: string; min?: number; max?: number };
   /** A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason). */
   'shift.manager_pin': { refusal: string; retryAfterMs?: number };
   'drawer.opened': { printer?: string };

@@ -129,4 +129,6 @@ export interface ShiftFieldIssue {
   field: string;
   rule: CashRule | 'pin';
   message: string;
+  /** An amount's rule: its range. */
+  params?: { min: number; max: number };
 }

@@ -44,7 +44,10 @@ const shiftRuleEn: Record<string, string> = {
 };
 
 export const reasonsEn: ReasonWords = {
-  'arguments.invalid': ({ field }) => `This request was not accepted (${field}).`,
+  'arguments.invalid': ({ field, min, max }, say) =>
+    min !== undefined && max !== undefined
+      ? `This request was not accepted (${field}): whole rupiah from ${say.rupiah(min)} to ${say.rupiah(max)}.`
+      : `This request was not accepted (${field}).`,
 
   'order.not_found': ({ orderId }) => `Order ${orderId} was not found.`,
   'order.duplicate': ({ orderId }) => `Order number ${orderId} is already used.`,
@@ -129,7 +132,10 @@ export const reasonsEn: ReasonWords = {
   'shift.none_open': () => 'No shift is open on this till: open a shift with its float first.',
   'shift.already_open': ({ shiftId }) => `A shift is already open on this till (${shiftId}): close it first.`,
   'shift.not_found': ({ shiftId }) => `There is no shift ${shiftId}.`,
-  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleEn[rule] ?? 'not allowed here'}.`,
+  'shift.field_rule': ({ field, rule, min, max }, say) =>
+    rule === 'amount' && min !== undefined && max !== undefined
+      ? `${field}: whole rupiah from ${say.rupiah(min)} to ${say.rupiah(max)}.`
+      : `${field}: ${shiftRuleEn[rule] ?? 'not allowed here'}.`,
   'shift.manager_pin': ({ refusal }) =>
     refusal === 'locked_out'
       ? 'PIN entry is locked for a while after too many wrong PINs.'

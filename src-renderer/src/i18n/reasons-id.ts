@@ -43,7 +43,10 @@ const shiftRuleId: Record<string, string> = {
 };
 
 export const reasonsId: ReasonWords = {
-  'arguments.invalid': ({ field }) => `Permintaan ini tidak diterima (${field}).`,
+  'arguments.invalid': ({ field, min, max }, say) =>
+    min !== undefined && max !== undefined
+      ? `Permintaan ini tidak diterima (${field}): bilangan bulat rupiah dari ${say.rupiah(min)} sampai ${say.rupiah(max)}.`
+      : `Permintaan ini tidak diterima (${field}).`,
 
   'order.not_found': ({ orderId }) => `Pesanan ${orderId} tidak ditemukan.`,
   'order.duplicate': ({ orderId }) => `Nomor pesanan ${orderId} sudah dipakai.`,
@@ -132,7 +135,10 @@ export const reasonsId: ReasonWords = {
   'shift.none_open': () => 'Tidak ada shift yang terbuka di kasir ini: buka shift dengan modal awalnya dulu.',
   'shift.already_open': ({ shiftId }) => `Sudah ada shift terbuka di kasir ini (${shiftId}): tutup dulu.`,
   'shift.not_found': ({ shiftId }) => `Tidak ada shift ${shiftId}.`,
-  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleId[rule] ?? 'tidak diperbolehkan di sini'}.`,
+  'shift.field_rule': ({ field, rule, min, max }, say) =>
+    rule === 'amount' && min !== undefined && max !== undefined
+      ? `${field}: bilangan bulat rupiah dari ${say.rupiah(min)} sampai ${say.rupiah(max)}.`
+      : `${field}: ${shiftRuleId[rule] ?? 'tidak diperbolehkan di sini'}.`,
   'shift.manager_pin': ({ refusal }) =>
     refusal === 'locked_out'
       ? 'Memasukkan PIN dikunci sebentar setelah terlalu banyak PIN salah.'
