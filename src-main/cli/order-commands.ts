@@ -11,7 +11,7 @@ import type { ChargeFailure } from '../common/api';
 import type { GatewayFailure } from '../core/gateway/client';
 import { chargeResultOf, oneLineSale, orderFieldsOf } from '../core/counter/one-line-sale';
 import { loadSaleSettings } from '../core/settings/sale-settings';
-import { CLI_CHARGER, cliCounter, newSaleKey } from './sale-commands';
+import { chargeOrRefuse, CLI_CHARGER, cliCounter, newSaleKey } from './sale-commands';
 import { orderSummaryLines } from './format';
 import { readBooks } from './books';
 import { OrderLog } from '../core/orders/order-log';
@@ -112,13 +112,15 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
       ...(values['customer-name'] === undefined ? {} : { customerName: values['customer-name'] }),
       ...(values.phone === undefined ? {} : { phone: values.phone }),
     };
-    const result = chargeResultOf(
-      await cliCounter(loket, options).charge(
+    const charged = await chargeOrRefuse(io, () =>
+      cliCounter(loket, options).charge(
         oneLineSale(input, settings.tax.defaultCategory, newSaleKey()),
         CLI_CHARGER,
         orderFieldsOf({ ...input, ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }) }),
       ),
     );
+    if (typeof charged === 'number') return charged;
+    const result = chargeResultOf(charged);
     // The gateway has it but the log could not take the answer (a full disk): one more try before this
     // process ends; if the disk still refuses, the order is found `creating` at the next start and reconciled.
     if (loket.orders.pendingWrites() > 0 && loket.orders.flushPendingWrites() > 0 && result.order)

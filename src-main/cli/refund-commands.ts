@@ -11,7 +11,7 @@ import { StaffStore } from '../core/staff/staff-store';
 import { openLoket } from '../runtime';
 import { cliUser, defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
-import { parseLine, shiftLedgerOf, type SaleCommandOptions } from './sale-commands';
+import { cliDrawerOf, parseLine, shiftLedgerOf, tillAuditOf, type SaleCommandOptions } from './sale-commands';
 import { readSecret } from './secret-input';
 
 export { REFUND_USAGE } from './sale-usage';
@@ -114,8 +114,9 @@ export async function runRefundCommand(
       training: loket.training,
       clock,
       approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
-      audit: loket.store.audit,
+      audit: tillAuditOf(loket, clock),
       cashLedger: options.cashLedger?.(loket) ?? shiftLedgerOf(loket, clock),
+      drawer: cliDrawerOf(loket),
     });
     const how: RefundHow = values.cash
       ? 'cash'
@@ -132,8 +133,8 @@ export async function runRefundCommand(
       },
       cliUser(),
     );
-    // The drawer opens once the refund has committed (the shift's ledger, on the next turn): let it go first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // The drawer opened once the refund committed (awaited by the refund service, before this process ends).
+    if (result.ok && result.drawer && !result.drawer.ok) io.err(`note: ${result.drawer.message}\n`);
     return report(result, values.json === true, io);
   } finally {
     await loket.close();

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import type { ChargeFailure } from '../common/api';
+import { ApiError, type ChargeFailure } from '../common/api';
 import { MAX_CASH, type TenderInput } from '../common/cash';
 import { formatRupiah } from '../common/money';
 import type { OrderState } from '../common/order';
@@ -31,7 +31,7 @@ import { EXIT, exitCodeOfCharge, UsageError } from './exit-codes';
 import { orderSummaryLines } from './format';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
-import { printerDrawer } from '../core/shifts/drawer';
+import { printerDrawer, type DrawerPort } from '../core/shifts/drawer';
 import { drawerPrinterOf } from './shift-commands';
 
 export { SALE_USAGE } from './sale-usage';
@@ -227,16 +227,19 @@ export async function runSaleCommand(
     }
     // Cash goes through this till's shift (shift open --float): the same ledger and counter the app's sale uses.
     const counter = cliCounter(loket, options, products);
-    const result: ChargeSaleResult = await counter.charge(
-      {
-        cart: { lines, saleDiscount, saleKey: newSaleKey() },
-        ...(tenders ? { tenders } : { methodId: values.method! }),
-        ...(values['customer-name'] !== undefined ? { customerName: values['customer-name'] } : {}),
-        ...(values.phone !== undefined ? { phone: values.phone } : {}),
-        ...(manager ? { managerPin: manager } : {}),
-      },
-      CLI_CHARGER,
+    const result = await chargeOrRefuse(io, () =>
+      counter.charge(
+        {
+          cart: { lines, saleDiscount, saleKey: newSaleKey() },
+          ...(tenders ? { tenders } : { methodId: values.method! }),
+          ...(values['customer-name'] !== undefined ? { customerName: values['customer-name'] } : {}),
+          ...(values.phone !== undefined ? { phone: values.phone } : {}),
+          ...(manager ? { managerPin: manager } : {}),
+        },
+        CLI_CHARGER,
+      ),
     );
+    if (typeof result === 'number') return result;
     if (result.ok && result.drawer && !result.drawer.ok) io.err(`note: ${result.drawer.message}\n`);
     if (values.json) io.out(JSON.stringify(jsonOf(result), null, 2) + '\n');
     else {
@@ -309,6 +312,20 @@ export function saleLines(sale: SaleView): string[] {
   return out;
 }
 
+/**
+ * A charge the counter's guard refuses (an order of this till whose outcome is unknown, or one being sent): its words
+ * on stderr and exit 4 (reconcile first; nothing was sent or taken), instead of an unexpected error.
+ */
+export async function chargeOrRefuse<T>(io: Io, charge: () => Promise<T>): Promise<T | number> {
+  try {
+    return await charge();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'conflict') throw err;
+    io.err(`${err.message}\n`);
+    return EXIT.NOT_SENT_OR_UNKNOWN;
+  }
+}
+
 /** The command line charges as a member of staff would at the till: as the machine's account (docs/cli.md). */
 export const CLI_CHARGER: Charger = { source: 'cli', staff: null };
 
@@ -335,10 +352,23 @@ export function cliCounter(loket: Loket, options: SaleCommandOptions, products?:
     training: loket.training,
     clock,
     cashLedger: options.cashLedger?.(loket) ?? shiftLedgerOf(loket, clock),
-    audit: loket.db === loket.store.db ? loket.store.audit : new AuditLog(loket.db, clock),
+    audit: tillAuditOf(loket, clock),
     approveAsManager: (staffId, pin) => loket.store.access.approveAsManager(staffId, pin),
-    drawer: printerDrawer(() => drawerPrinterOf(loket.store.settings.load())),
+    drawer: cliDrawerOf(loket),
   });
+}
+
+/**
+ * The audit log of the order log's own database, so an entry commits with the change it records: the store's in live
+ * mode (the same file), the training log's in training mode.
+ */
+export function tillAuditOf(loket: Loket, clock: Clock): AuditLog {
+  return loket.db === loket.store.db ? loket.store.audit : new AuditLog(loket.db, clock);
+}
+
+/** The drawer behind the receipt printer set up, when it is a network one (the pulse is awaited before exiting). */
+export function cliDrawerOf(loket: Loket): DrawerPort {
+  return printerDrawer(() => drawerPrinterOf(loket.store.settings.load()));
 }
 
 /** This till's shifts over the order log in use, for a sale's cash (the drawer opens when the printer is a network one). */

@@ -2,7 +2,6 @@
 // drawer behind a TCP printer stand-in on 127.0.0.1 that records every byte it is sent; closing the day refuses
 // while a shift is open, and the day report shows each shift's cash variance.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../src-main/common/settings';
@@ -13,6 +12,7 @@ import { DRAWER_PULSE } from '../../src-main/core/shifts/drawer';
 import { openStoreBooks } from '../../src-main/runtime';
 import { FakeClock } from './helpers/fake-clock';
 import { tempDir } from './helpers/loket';
+import { printerStandIn } from './helpers/printer-stand-in';
 import { waitFor } from './helpers/wait-for';
 
 let dir: { path: string; remove: () => void };
@@ -32,27 +32,6 @@ async function run(command: Command, args: string[]): Promise<{ code: number; ou
   return { code, out, err };
 }
 const shift = (...args: string[]) => run(runShiftCommand, args);
-
-/** A receipt printer stand-in: takes each connection's bytes, then closes, like a printer on port 9100. */
-async function printerStandIn(): Promise<{ port: number; jobs: Buffer[]; close(): Promise<void> }> {
-  const jobs: Buffer[] = [];
-  const sockets: Socket[] = [];
-  const server: Server = createServer((socket) => {
-    sockets.push(socket);
-    const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => jobs.push(Buffer.concat(chunks)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    port: (server.address() as AddressInfo).port,
-    jobs,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 function usePrinter(port: number): void {
   const store = openStoreBooks({ dataDir: dir.path, env: {} });
