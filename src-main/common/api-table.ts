@@ -13,7 +13,10 @@ import { DOCS_TOPICS, type DocsSection } from './docs';
 import { ORDER_STATES, type Order } from './order';
 import { reasonSchema } from './order-policy';
 import type { PaymentMethod } from './payment-methods';
-import type { CatalogueItem, ChargeResult, CurrentSale, DisplayState, PrintResult, ReceiptView } from './api';
+import type { ChargeResult, CurrentSale } from './charge-result';
+import type { DisplayState } from './display';
+import type { PrintResult, ReceiptView } from './printing';
+import type { CatalogueItem } from './product';
 import type {
   AuditEntry,
   ConnectionReport,

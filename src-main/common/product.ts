@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { CatalogueItem } from './api';
 import { checkBarcode } from './barcode';
 import { MAX_UNIT_PRICE, NAME_RULE, nameProblem } from './sale-line';
 import { characterCount } from './settings';
@@ -79,6 +78,13 @@ export type Product = z.infer<typeof productSchema>;
 /** The key a SKU is unique by. */
 export function skuKey(sku: string): string {
   return sku.toLowerCase();
+}
+
+/** An item of the store's quick-item catalogue (resources/items.json): fixed price, `item_id` sent along. */
+export interface CatalogueItem {
+  itemId: string;
+  name: string;
+  price: number;
 }
 
 /**
