@@ -19,7 +19,7 @@ import {
 } from './api-table';
 
 /**
- * The API contract: the table of methods (common/api-table.ts), the types every transport shares, the envelope every
+ * The API contract: the table of methods (common/api-table/), the types every transport shares, the envelope every
  * call answers, and the one gate every call passes (parseApiCall, dispatchApiCall). Every transport (IPC through the
  * preload, HTTP + server-sent events in browser mode) rejects unknown names and parses arguments with the table's
  * schemas before a handler runs.
@@ -38,7 +38,7 @@ export type LiveEvent =
   /** The mode, the store or the till changed (a manager's setting, a switch to live, a sign-in). */
   | { type: 'info'; info: AppInfo; till: TillStatus };
 
-// The method lists per service, derived from the table (common/api-table.ts): kept for the code that imports them.
+// The method lists per service, derived from the table (common/api-table/): kept for the code that imports them.
 export const ORDER_API_METHODS = apiMethodsOf('order');
 export type OrderApiMethod = ApiMethodOf<'order'>;
 /** The manager's books (core/books-service.ts): they read and change the order log in use, like the order methods. */
