@@ -28,7 +28,7 @@ export * from './api-table';
 // The types the table's results are made of, kept in their own modules so that the table need not import this one.
 export type { ChargeFailure, ChargeResult, CurrentSale } from './charge-result';
 export type { DisplayCart, DisplayOrder, DisplaySale, DisplayState } from './display';
-export type { PrintResult, ReceiptView } from './printing';
+export type { PrintResult, ReceiptView } from './print-result';
 export type { CatalogueItem } from './product';
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */

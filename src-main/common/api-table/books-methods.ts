@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATES } from '../order';
 import { reasonSchema } from '../order-policy';
-import type { PrintResult, ReceiptView } from '../printing';
+import type { PrintResult, ReceiptView } from '../print-result';
 import type { AttentionItem, AttentionResult, DayReport, DeskPage, DownloadTicket, OrderDetail } from '../reports';
 import { MANAGER, returns, type ApiRow } from './row';
 import { day, exportRange, orderId, session } from './shared-args';

@@ -9,7 +9,7 @@ import type {
   MethodImportResult,
   TillStatus,
 } from '../manager';
-import type { PrintResult } from '../printing';
+import type { PrintResult } from '../print-result';
 import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from '../staff';
 import { CASHIER, MANAGER, returns, type ApiRow } from './row';
 import { session, staffId } from './shared-args';

@@ -5,7 +5,7 @@ import type { DisplayState } from '../display';
 import { ORDER_STATES, type Order } from '../order';
 import { reasonSchema } from '../order-policy';
 import type { PaymentMethod } from '../payment-methods';
-import type { PrintResult, ReceiptView } from '../printing';
+import type { PrintResult, ReceiptView } from '../print-result';
 import type { CatalogueItem } from '../product';
 import { CASHIER, returns, type ApiRow } from './row';
 import { orderId } from './shared-args';

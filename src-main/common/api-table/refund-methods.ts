@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PrintResult, ReceiptView } from '../printing';
+import type { PrintResult, ReceiptView } from '../print-result';
 import { REFUND_HOWS, type RefundableView, type RefundSaleResult } from '../refund-doc';
 import { CASHIER, returns, type ApiRow } from './row';
 import { managerPin } from './shared-args';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reasonSchema } from '../order-policy';
-import type { PrintResult, ReceiptView } from '../printing';
+import type { PrintResult, ReceiptView } from '../print-result';
 import type { Product } from '../product';
 import {
   cartSchema,

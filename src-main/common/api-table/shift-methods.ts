@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PrintResult, ReceiptView } from '../printing';
+import type { PrintResult, ReceiptView } from '../print-result';
 import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from '../shifts';
 import { CASHIER, returns, type ApiRow } from './row';
 import { managerPin } from './shared-args';
