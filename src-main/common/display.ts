@@ -1,6 +1,6 @@
 import type { AppInfo } from './app-info';
 import type { OrderState, PaymentInstruction } from './order';
-import type { PaymentKind } from './payment-methods';
+import type { PaymentKind } from './payment-kinds/kind-names';
 
 /** What the customer display shows: only what the customer needs, never ids or raw data. */
 export interface DisplayOrder {
