@@ -1,4 +1,4 @@
-import { findMethod, type PaymentMethod } from './payment-methods';
+import { findMethod, type PaymentMethod } from './payment-method-fields';
 import { RETCODE, type Retcode } from './retcodes';
 import type { RuleParams } from './reasons';
 import { badTextReason } from './strict-json';

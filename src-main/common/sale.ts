@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChargeFailure } from './api';
+import type { ChargeFailure } from './charge-result';
 import type { Order } from './order';
 import type { Product } from './product';
 import { discountSchema, saleLineSchema, type Discount, type SaleLine } from './sale-line';

@@ -451,10 +451,12 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     return { ok: false, ...(outcome.order ? { order: outcome.order } : {}), failure: failure! };
   }
 
-  /** A charge's outcome, on the display: its order whatever its outcome, else the change of a sale paid without one. */
+  /**
+   * A charge's outcome, on the display: its order whatever its outcome. A sale paid with no order is shown by the host
+   * (chargeSale's row flag `showsPaidSale`, host/api-routing.ts).
+   */
   private settleCharge(result: ChargeSaleResult): void {
     if (result.order) this.showCharged(result.order, !result.ok && result.failure.retry === 'safe_to_resend');
-    else if (result.ok) this.showSale(result.saleId);
   }
 
   private showCharged(order: Order, safeToResend: boolean): void {

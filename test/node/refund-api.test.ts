@@ -1,4 +1,4 @@
-// The refund's API methods (common/api-table.ts, service `refund`) served by the app host, as browser mode and the
+// The refund's API methods (common/api-table/refund-methods.ts) served by the app host, as browser mode and the
 // desktop app call them: through the one gate (dispatchApiCall) on a real data folder in training mode, with the
 // receipt printer and its cash drawer behind a TCP printer stand-in on 127.0.0.1 that records the bytes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import type { RefundReceiptInput, SaleReceiptStore } from '../receipts/sale-rece
 import type { RefundService } from './refund-service';
 
 /**
- * The refund's API methods (common/api-table.ts, service `refund`) over the RefundService of the order log in use, and
+ * The refund's API methods (common/api-table/refund-methods.ts) over the RefundService of the order log in use, and
  * its receipt: shown for printing from the screen (58 or 80 mm HTML) or sent to the receipt printer as every
  * receipt is (host/printing.ts). The drawer opens for a cash refund through the shift's ledger once the refund has
  * committed (core/shifts/shift-ledger.ts), as for a cash tender.
