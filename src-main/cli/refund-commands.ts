@@ -11,7 +11,7 @@ import { StaffStore } from '../core/staff/staff-store';
 import { openLoket } from '../runtime';
 import { cliUser, defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
-import { cliDrawerOf, parseLine, shiftLedgerOf, tillAuditOf, type SaleCommandOptions } from './sale-commands';
+import { cliDrawerOf, noteDrawer, parseLine, shiftLedgerOf, tillAuditOf, type SaleCommandOptions } from './sale-commands';
 import { readSecret } from './secret-input';
 
 export { REFUND_USAGE } from './sale-usage';
@@ -134,7 +134,7 @@ export async function runRefundCommand(
       cliUser(),
     );
     // The drawer opened once the refund committed (awaited by the refund service, before this process ends).
-    if (result.ok && result.drawer && !result.drawer.ok) io.err(`note: ${result.drawer.message}\n`);
+    if (result.ok) noteDrawer(io, result.drawer);
     return report(result, values.json === true, io);
   } finally {
     await loket.close();

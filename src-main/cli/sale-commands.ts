@@ -32,6 +32,7 @@ import { orderSummaryLines } from './format';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { cashSettingsOf, ShiftService } from '../core/shifts/shift-service';
 import { printerDrawer, type DrawerPort } from '../core/shifts/drawer';
+import type { DrawerResult } from '../common/shifts';
 import { drawerPrinterOf } from './shift-commands';
 
 export { SALE_USAGE } from './sale-usage';
@@ -240,7 +241,7 @@ export async function runSaleCommand(
       ),
     );
     if (typeof result === 'number') return result;
-    if (result.ok && result.drawer && !result.drawer.ok) io.err(`note: ${result.drawer.message}\n`);
+    if (result.ok) noteDrawer(io, result.drawer);
     if (values.json) io.out(JSON.stringify(jsonOf(result), null, 2) + '\n');
     else {
       if (result.sale) io.out(saleLines(result.sale).join('\n') + '\n');
@@ -324,6 +325,11 @@ export async function chargeOrRefuse<T>(io: Io, charge: () => Promise<T>): Promi
     io.err(`${err.message}\n`);
     return EXIT.NOT_SENT_OR_UNKNOWN;
   }
+}
+
+/** A drawer that should have opened and did not (a network printer set up that failed), said on stderr. */
+export function noteDrawer(io: Io, drawer: DrawerResult | undefined): void {
+  if (drawer && !drawer.ok && drawer.reason?.key === 'drawer.failed') io.err(`note: ${drawer.message}\n`);
 }
 
 /** The command line charges as a member of staff would at the till: as the machine's account (docs/cli.md). */

@@ -143,7 +143,8 @@ describe('OrderService.create', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.failure).toMatchObject({ class: 'outage', httpStatus: 503, retcode: '5003' });
-    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'answered' });
+    // Not taken there: as good as never sent (it holds no till; the same order may be sent again).
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'not_sent' });
     const id = outcome.order!.id;
     expect(sandbox.orders.get(id)).toBeUndefined();
     const retried = await loket.orders.resolve(id, cashier);
@@ -170,7 +171,8 @@ describe('OrderService.create', () => {
     expect(outcome.failure.class).toBe('outage');
     expect(outcome.failure.message).toMatch(/does not have the order: nothing was charged/);
     const id = outcome.order!.id;
-    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'sent' });
+    // The inquiry says the gateway never stored it: as good as never sent.
+    expect(outcome.order).toMatchObject({ state: 'unknown', delivery: 'not_sent' });
     expect(sandbox.orders.get(id)).toBeUndefined();
     const retried = await loket.orders.resolve(id, cashier);
     expect(retried).toMatchObject({ ok: true, order: { id, state: 'awaiting_payment' } });

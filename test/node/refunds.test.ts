@@ -50,13 +50,14 @@ beforeEach(async () => {
   access = new AccessControl(db, { clock });
   audit = new AuditLog(db, clock);
   ({ staff: manager } = await access.setupFirstManager('Sri', '4821'));
+  const drawer = { open: (cause: DrawerCause) => (opened.push(cause), NO_DRAWER.open(cause)) };
   shifts = new ShiftService({
     book: new ShiftBook(db),
     clock,
     terminalId: () => 'T01',
     timeZone: () => 'Asia/Jakarta',
     cash: () => ({ rounding, payOutLimit: 100_000 }),
-    drawer: { open: (cause) => (opened.push(cause), NO_DRAWER.open(cause)) },
+    drawer,
   });
   saleStore = new SaleStore(db, clock);
   const settings = () => ({
@@ -68,7 +69,7 @@ beforeEach(async () => {
     sales: saleStore,
     products: new ProductStore(db, clock),
     log: new OrderLog(db, clock),
-    counter: counterPort(counterOf({ db, clock, settings: settings, cashLedger: shifts.ledger, sales: saleStore })),
+    counter: counterPort(counterOf({ db, clock, settings, cashLedger: shifts.ledger, sales: saleStore, drawer })),
     settings,
     terminalId: () => 'T01',
     training: false,
@@ -84,6 +85,7 @@ beforeEach(async () => {
     approveAsManager: (id, pin) => access.approveAsManager(id, pin),
     audit,
     cashLedger: shifts.ledger,
+    drawer,
   });
 });
 afterEach(() => {

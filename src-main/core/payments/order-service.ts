@@ -353,8 +353,12 @@ export class OrderService {
     }
     if (answer.failure.class === 'rejected' && answer.failure.httpStatus === 404) {
       const message = `${outcome.failure.message}, and the gateway does not have the order: nothing was charged`;
-      this.log.note(order.id, { ...actor, reason: `status inquiry: no such order at the gateway (${message})` });
-      return { ok: false, order: this.log.require(order.id), failure: { class: 'outage', message } };
+      // It never got stored there: as good as never sent (the same order may be sent again, and it holds no till).
+      const after = this.log.setDelivery(order.id, 'not_sent', {
+        ...actor,
+        reason: `status inquiry: no such order at the gateway (${message})`,
+      });
+      return { ok: false, order: after, failure: { class: 'outage', message } };
     }
     return outcome;
   }
@@ -507,13 +511,15 @@ export class OrderService {
       case 'unknown':
         return { ok: false, failure, order: this.moveToUnknown(order, meta, { delivery: 'sent' }, ANSWER) };
       case 'outage':
+        // The gateway answered that it did not take it (a 5xx): nothing was charged, as if never sent. The same order
+        // may be sent again, and it holds no till (core/counter/charge-guard.ts reads delivery).
         return {
           ok: false,
           failure,
           order: this.moveToUnknown(
             order,
             meta,
-            { delivery: 'answered', ...(failure.raw ? { responseBody: failure.raw } : {}) },
+            { delivery: 'not_sent', ...(failure.raw ? { responseBody: failure.raw } : {}) },
             ANSWER,
           ),
         };
