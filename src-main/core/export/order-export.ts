@@ -3,7 +3,8 @@ import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayRange } from '../../common/gateway-time';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { ClosingRecord, ReportFigures } from '../../common/reports';
+import type { ReportFigures } from '../../common/reports';
+import type { ClosingNow } from './summary-sheet';
 import type { StaffNames } from '../reports/day-report';
 import { writeCsv } from './csv-export';
 import { prepareExportQuery } from './order-query';
@@ -53,12 +54,6 @@ export interface ExportOptions {
   /** CSV: the sales' tenders instead of the orders (`export --tenders`); XLSX: the "Tenders" sheet (tenders-export.ts). */
   tenders?: boolean;
   training?: boolean;
-}
-
-/** A closed day of the export: its closing record, and its figures now. */
-export interface ClosingNow {
-  closing: ClosingRecord;
-  now: ReportFigures;
 }
 
 export interface ExportResult {

@@ -1,10 +1,15 @@
 import type ExcelJS from 'exceljs';
 import type { Lang } from '../../common/app-info';
 import { formatDateTime, formatDay } from '../../common/dates';
-import { dayHeadline, type ReportFigures } from '../../common/reports';
+import { dayHeadline, type ClosingRecord, type ReportFigures } from '../../common/reports';
 import { STATE_LABEL } from '../reports/report-model';
 import { neutralise } from './columns';
-import type { ClosingNow } from './order-export';
+
+/** A closed day of the export: its closing record, and its figures now. */
+export interface ClosingNow {
+  closing: ClosingRecord;
+  now: ReportFigures;
+}
 
 const WORDS = {
   en: {

@@ -13,6 +13,7 @@ import {
 } from '../../common/reports';
 import { formatDateTime, formatDay } from '../../common/dates';
 import { salesSections } from './sales-section';
+import type { ReportColumn, ReportContext, ReportDoc, ReportSection } from './report-doc';
 
 /**
  * One model of a day's report, rendered two ways like a receipt (docs/receipts.md): an A4 page (report-html.ts)
@@ -21,77 +22,7 @@ import { salesSections } from './sales-section';
  * docs/end-of-day.md, "Printing the report".
  */
 
-export interface ReportColumn {
-  label: string;
-  align: 'left' | 'right';
-  /** Kept on one line (a time). */
-  nowrap?: boolean;
-}
-
-/** One entry as the receipt printer shows it: the label left and the value right, details under it. */
-export interface PaperEntry {
-  label: string;
-  value?: string;
-  detail?: string[];
-  strong?: boolean;
-}
-
-export type ReportSectionKey =
-  | 'summary'
-  | 'byMethod'
-  | 'byState'
-  | 'byStaff'
-  | 'attention'
-  | 'afterClosing'
-  // The day's sales (sales-section.ts): the figures and tax summary, by category, top sellers, tenders.
-  | 'sales'
-  | 'salesByCategory'
-  | 'topSellers'
-  | 'saleTenders'
-  // The day's shifts with their cash variance; and the sections of a shift's X/Z report (core/shifts/shift-report-doc.ts).
-  | 'shifts'
-  | 'shiftTenders'
-  | 'shiftCash'
-  | 'shiftMovements'
-  | 'shiftCount';
-
-export interface ReportSection {
-  key: ReportSectionKey;
-  title: string;
-  /** A sentence under the title. */
-  note?: string;
-  /** The A4 page's table. */
-  columns: ReportColumn[];
-  rows: string[][];
-  /** A total row, in bold. */
-  total?: string[];
-  /** The same content, for narrow paper. */
-  paper: PaperEntry[];
-  /** What is shown when there are no rows. */
-  empty: string;
-}
-
-export interface ReportDoc {
-  lang: Lang;
-  header: { storeName: string; storeAddress?: string };
-  title: string;
-  /** The day and the zone it is counted in. */
-  day: { label: string; value: string };
-  /** Impossible-to-miss marks: the training log, a day not closed yet. */
-  marks: { kind: 'training' | 'open'; text: string }[];
-  closed: boolean;
-  /** Closed when, by whom, with how many items open; or "not closed". */
-  status: { label: string; value: string }[];
-  sections: ReportSection[];
-  printedAt: { label: string; value: string };
-}
-
-export interface ReportContext {
-  storeName: string;
-  storeAddress?: string;
-  lang: Lang;
-  printedAt: Date;
-}
+export type { PaperEntry, ReportColumn, ReportContext, ReportDoc, ReportSection, ReportSectionKey } from './report-doc';
 
 type Text = Record<Lang, string>;
 

@@ -1,7 +1,7 @@
 import type { Lang } from '../../common/app-info';
 import { formatRupiah } from '../../common/money';
 import type { ReportFigures, SalesFigures } from '../../common/reports';
-import type { ReportSection } from './report-model';
+import type { ReportSection } from './report-doc';
 
 /**
  * The day's sales as sections of the printed report and the A4 page (docs/end-of-day.md, "Sales"): the figures with
