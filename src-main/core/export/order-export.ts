@@ -6,7 +6,8 @@ import type { PaymentMethod } from '../../common/payment-methods';
 import type { ReportFigures } from '../../common/reports';
 import type { ClosingNow } from './summary-sheet';
 import type { StaffNames } from '../reports/day-report';
-import { writeCsv } from './csv-export';
+import { COLUMN_NAMES } from './columns';
+import { writeCsvRows } from './csv-writer';
 import { prepareExportQuery } from './order-query';
 import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
@@ -147,7 +148,13 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const tenders = options.tenders ? tenderRows(db, range, options.training ?? false) : undefined;
   try {
     return options.format === 'csv'
-      ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
+      ? await writeCsvRows(
+          rows,
+          COLUMN_NAMES,
+          (row) => cells.csv(row),
+          { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+          out,
+        )
       : await writeXlsx(
           rows,
           cells,

@@ -1,8 +1,6 @@
-import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
-import { DrainWaiter, settled } from './streams';
+import { writeCsvRows, type CsvOptions } from './csv-writer';
 
 /**
  * What the sale lines, refunds and tenders files share (docs/export.md): a table of named columns written as CSV
@@ -19,39 +17,21 @@ export interface TableColumn {
 
 export type TableCell = string | number | null;
 
-/** The rows as CSV into `out`: how many, and how many bytes. */
-export async function writeTableCsv<R>(
+/** The rows as CSV into `out` (the one CSV writer, csv-writer.ts): how many, and how many bytes. */
+export function writeTableCsv<R>(
   rows: Iterable<R>,
   columns: readonly TableColumn[],
   cells: (row: R) => TableCell[],
-  options: { delimiter: ',' | ';'; bom: boolean },
+  options: CsvOptions,
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  const stringifier = stringify({
-    delimiter: options.delimiter,
-    bom: options.bom,
-    header: true,
-    columns: columns.map((c) => c.name),
-    record_delimiter: '\r\n',
-  });
-  let bytes = 0;
-  stringifier.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  const done = settled(pipeline(stringifier, out));
-  const drain = new DrainWaiter(done);
-  let count = 0;
-  try {
-    for (const row of rows) {
-      count++;
-      if (!stringifier.write(cells(row))) await drain.wait(stringifier);
-    }
-  } catch (err) {
-    stringifier.destroy(err as Error);
-    await done.catch(() => undefined);
-    throw err;
-  }
-  stringifier.end();
-  await done;
-  return { rows: count, bytes };
+  return writeCsvRows(
+    rows,
+    columns.map((c) => c.name),
+    cells,
+    options,
+    out,
+  );
 }
 
 /** The rows as a sheet of a streamed workbook; `timeColumns` are headed with the store's zone. How many rows. */
