@@ -178,7 +178,7 @@ describe('a sale, its tenders and the books close to the rupiah', () => {
     const day = dayIn(clock.now(), TZ);
     const csv = await exportedLines(day);
     // A name a spreadsheet would read as a formula is written as text.
-    expect(csv.map((l) => [l.name, l.qty, l.total])).toEqual([
+    expect(csv.map((l) => [l.item_name, l.qty, l.total])).toEqual([
       ["'=SUM(A1)", '2', '36000'],
       ['Es teh', '1', '8000'],
     ]);

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type ExcelJS from 'exceljs';
 import type { Lang } from '../../common/app-info';
 import type { ReportFigures } from '../../common/reports';
-import { EXPORT_COLUMNS } from './columns';
+import { AMOUNT_FORMAT, EXPORT_COLUMNS, TIME_FORMAT } from './columns';
 import type { ExportRow } from './order-query';
 import type { RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
@@ -12,9 +12,6 @@ import { addSaleLinesSheet, type saleLineRows } from './sale-lines-export';
 import { addRefundsSheet, type refundRows } from './refunds-export';
 import { addTendersSheet, type MethodLabels, type tenderRows } from './tenders-export';
 import type { ZoneClock } from './zone-time';
-
-export const AMOUNT_FORMAT = '#,##0';
-export const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 
 export interface XlsxOptions {
   timeZone: string;
@@ -85,10 +82,9 @@ export async function writeXlsx(
       }
     }
     sheet.commit();
-    if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone, AMOUNT_FORMAT);
-    if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone, AMOUNT_FORMAT);
-    if (options.tenders)
-      addTendersSheet(workbook, options.tenders.rows, options.tenders.zone, options.tenders.labels, AMOUNT_FORMAT);
+    if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone);
+    if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone);
+    if (options.tenders) addTendersSheet(workbook, options.tenders.rows, options.tenders.zone, options.tenders.labels);
     if (options.summary)
       addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
     await Promise.race([workbook.commit(), done]);

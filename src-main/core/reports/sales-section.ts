@@ -20,6 +20,8 @@ const TEXT = {
   subtotal: { id: 'Subtotal', en: 'Subtotal' },
   discounts: { id: 'Diskon', en: 'Discounts' },
   net: { id: 'Neto (tanpa pajak)', en: 'Net (without tax)' },
+  // A category's lines after their discounts, at shelf price (taxes in it when prices include them): not its net.
+  afterDiscounts: { id: 'Setelah diskon', en: 'After discounts' },
   dpp: { id: 'DPP', en: 'DPP (tax base)' },
   ppn: { id: 'PPN', en: 'PPN' },
   pbjt: { id: 'PBJT', en: 'PBJT' },
@@ -95,7 +97,7 @@ export function salesSections(
   const byCategory: ReportSection = {
     key: 'salesByCategory',
     title: t(TEXT.byCategory),
-    columns: [left(t(TEXT.category)), right(t(TEXT.qty)), right(t(TEXT.net)), right(t(TEXT.total))],
+    columns: [left(t(TEXT.category)), right(t(TEXT.qty)), right(t(TEXT.afterDiscounts)), right(t(TEXT.total))],
     rows: s.byCategory.map((c) => [categoryName(c.category), count(c.qty), formatRupiah(c.net), formatRupiah(c.total)]),
     paper: s.byCategory.map((c) => ({
       label: `${categoryName(c.category)} (${count(c.qty)})`,
