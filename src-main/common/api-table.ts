@@ -25,7 +25,15 @@ import type {
 } from './manager';
 import { pinSchema, STAFF_NAME_MAX, STAFF_ROLES, type PinRefusal } from './staff';
 import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from './shifts';
-import type { AttentionItem, AttentionResult, DayReport, DeskPage, DownloadTicket, OrderDetail } from './reports';
+import {
+  EXPORT_TABLES,
+  type AttentionItem,
+  type AttentionResult,
+  type DayReport,
+  type DeskPage,
+  type DownloadTicket,
+  type OrderDetail,
+} from './reports';
 import type { Product } from './product';
 import {
   cartSchema,
@@ -465,7 +473,8 @@ export const API_TABLE = {
   prepareExport: {
     service: 'books',
     access: MANAGER,
-    args: z.tuple([session, exportRange]),
+    // The till's books: a CSV holds one table (the money taken by default on the screen; docs/export.md).
+    args: z.tuple([session, exportRange.extend({ table: z.enum(EXPORT_TABLES).optional() })]),
     result: returns<DownloadTicket>(),
   },
   // This till's shift and its drawer (docs/tenders.md, "Shifts"): the cashier's, a manager's PIN where it is needed.

@@ -125,7 +125,8 @@ export async function exportStore(client: PgClient, options: StoreExportOptions,
     : writeXlsx(
         rows,
         cells,
-        { timeZone: options.timeZone, lang, ...(options.summary ? { summary: options.summary } : {}) },
+        // The store book holds the terminals' orders: its summary is their figures alone.
+        { timeZone: options.timeZone, lang, ...(options.summary ? { summary: { figures: options.summary } } : {}) },
         out,
       );
 }

@@ -200,7 +200,14 @@ describe('a sale, its tenders and the books close to the rupiah', () => {
     );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Tenders', 'Summary']);
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      'Summary',
+      'Takings',
+      'Orders',
+      'Sale lines',
+      'Refunds',
+      'Tenders',
+    ]);
     const rows = (book.getWorksheet('Sale lines')!.getSheetValues().filter(Boolean) as unknown[][]).slice(1);
     expect(rows.map((row) => [row[6], row[10], row[15]])).toEqual([
       ["'=SUM(A1)", 2, 36_000],

@@ -15,10 +15,11 @@ import type { ZoneClock } from './zone-time';
  * - `day`: the store day an instant falls on (given as the instant). CSV: `2026-11-23`; XLSX: a date cell
  *   (`yyyy-mm-dd`).
  * - `amount`: whole rupiah, a number cell formatted `#,##0`; `number`: a count, a number cell.
+ * - `flag`: given as 0 or 1. CSV: `true` / `false`; XLSX: a boolean cell.
  * - `text`: text as the file's cells give it (they guard it against formulas).
  */
 
-export type TableColumnKind = 'text' | 'number' | 'amount' | 'time' | 'day';
+export type TableColumnKind = 'text' | 'number' | 'amount' | 'time' | 'day' | 'flag';
 
 export interface TableColumn {
   readonly name: string;
@@ -29,7 +30,7 @@ export interface TableColumn {
 /** A cell as a file gives it: text, a number, or (a time or day column) the stored UTC instant; null for none. */
 export type TableCell = string | number | null;
 
-type XlsxCell = string | number | Date | undefined;
+type XlsxCell = string | number | boolean | Date | undefined;
 
 /** The store day of a stored instant, as a date cell: midnight of that date (a spreadsheet has no zones). */
 function dayCell(zone: ZoneClock, iso: string): Date | string {
@@ -42,6 +43,7 @@ function csvCells(columns: readonly TableColumn[], zone: ZoneClock): (cells: rea
   const kinds = columns.map((c) => c.kind);
   return (cells) =>
     cells.map((v, i) => {
+      if (kinds[i] === 'flag' && v !== null) return v === 1 ? 'true' : 'false';
       if (v === null || typeof v === 'number') return v;
       if (kinds[i] === 'time') return zone.withOffset(v);
       if (kinds[i] === 'day') return zone.withOffset(v).slice(0, 10);
@@ -55,6 +57,7 @@ function xlsxCells(columns: readonly TableColumn[], zone: ZoneClock): (cells: re
     cells.map((v, i) => {
       // exceljs makes no cell at all for undefined (a null would still get one, written as nothing).
       if (v === null) return undefined;
+      if (kinds[i] === 'flag') return v === 1;
       if (typeof v === 'number') return v;
       if (kinds[i] === 'time') return zone.wallDate(v);
       if (kinds[i] === 'day') return dayCell(zone, v);

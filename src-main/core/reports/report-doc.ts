@@ -29,11 +29,13 @@ export type ReportSectionKey =
   | 'byStaff'
   | 'attention'
   | 'afterClosing'
-  // The day's sales (sales-section.ts): the figures and tax summary, by category, top sellers, tenders.
+  // The money taken, by tender and by staff (taken-section.ts): what the day's report leads with.
+  | 'taken'
+  | 'takenByStaff'
+  // The day's sales (sales-section.ts): the figures and tax summary, by category, top sellers.
   | 'sales'
   | 'salesByCategory'
   | 'topSellers'
-  | 'saleTenders'
   // The day's shifts with their cash variance; and the sections of a shift's X/Z report (core/shifts/shift-report-doc.ts).
   | 'shifts'
   | 'shiftTenders'
