@@ -129,6 +129,8 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
       db,
       {
         ...rest,
+        // The sheets in the language the figures were named in (the store's).
+        lang,
         staffNames,
         closedDays: closed,
         ...(summary ? { summary } : {}),
