@@ -2,7 +2,7 @@
 // (training mode: its embedded sandbox over HTTP on 127.0.0.1 pays the QRIS part), a day of sales with PPN included
 // in the prices and a discount, and a refund. The workbook the manager downloads is read back with exceljs:
 // - every time and day of every sheet is a date cell in the store's zone (the Orders sheet's were; the Sale lines,
-//   Refunds and Tenders sheets' were text), the same instant the CSV writes with its offset;
+//   Refunds and Tenders sheets' were text; the Takings sheet is new), the same instant the CSV writes with its offset;
 // - one name per meaning in every file: each column name is in docs/export.md's list of names once, and a name used
 //   by two files holds the same value for the same thing (a sale's time, its staff, a method's label).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { EXPORT_COLUMNS } from '../../src-main/core/export/columns';
 import { exportBooks } from '../../src-main/core/export/export-file';
 import { REFUND_COLUMNS } from '../../src-main/core/export/refunds-export';
 import { SALE_LINE_COLUMNS } from '../../src-main/core/export/sale-lines-export';
+import { TAKINGS_COLUMNS } from '../../src-main/core/export/takings-export';
 import { TENDER_COLUMNS } from '../../src-main/core/export/tenders-export';
 import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { MemoryCashLedger } from './helpers/memory-cash-ledger';
@@ -34,6 +35,7 @@ let book: ExcelJS.Workbook;
 
 /** Every file of the export with its columns: the names a manager's script reads. */
 const FILES = {
+  Takings: TAKINGS_COLUMNS,
   Orders: EXPORT_COLUMNS,
   'Sale lines': SALE_LINE_COLUMNS,
   Refunds: REFUND_COLUMNS,
@@ -57,7 +59,7 @@ async function download(format: 'csv' | 'xlsx'): Promise<Buffer> {
 }
 
 /** A table's CSV (export --lines, --refunds, --tenders), as the CLI writes it from the same log. */
-async function csvOf(kind: 'saleLines' | 'refunds' | 'tenders'): Promise<Record<string, string>[]> {
+async function csvOf(kind: 'takings' | 'saleLines' | 'refunds' | 'tenders'): Promise<Record<string, string>[]> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
