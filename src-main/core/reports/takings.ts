@@ -40,23 +40,40 @@ function hasSales(db: Database): boolean {
 }
 
 /**
- * Each money taken in [@from, @to) of the books @training: one row per paid tender of a completed sale, and one per
- * paid order without a sale. A log without the sale tables (read-only, of an older version) has only orders.
+ * What is money taken, in [@from, @to) of the books @training: a paid tender of a completed sale; a paid order that no
+ * sale tender names. The two conditions are the definition; the figures and the rows below select from them.
  */
-function takenSql(withSales: boolean): string {
-  const sales = `SELECT 0 AS withoutSale, s.id AS saleId, t.order_id AS orderId, s.created_at AS at,
-      t.tender_no AS tenderNo, t.kind AS kind, t.method_id AS methodId, t.amount AS amount, s.staff_id AS staffId,
-      s.staff_name AS staffName, s.terminal_id AS terminalId
-    FROM sales s JOIN sale_tenders t ON t.sale_id = s.id
-    WHERE s.created_at >= @from AND s.created_at < @to AND s.training = @training
+const SALE_TAKEN = `s.created_at >= @from AND s.created_at < @to AND s.training = @training
       AND s.state = 'completed' AND t.state = 'paid'`;
-  const orders = `SELECT 1 AS withoutSale, NULL AS saleId, o.id AS orderId, o.created_at AS at, 1 AS tenderNo,
-      'gateway' AS kind, o.method_id AS methodId, o.amount AS amount, o.staff_id AS staffId, st.name AS staffName,
-      o.terminal_id AS terminalId
-    FROM orders o LEFT JOIN staff st ON st.id = o.staff_id
-    WHERE o.created_at >= @from AND o.created_at < @to AND o.training = @training AND o.state = 'paid'
-      ${withSales ? 'AND NOT EXISTS (SELECT 1 FROM sale_tenders x WHERE x.order_id = o.id)' : ''}`;
-  return withSales ? `${sales}\n    UNION ALL\n    ${orders}` : orders;
+// `+o.state`: the state is not to choose the index (orders_state_created would read each paid order's row from the
+// table): the day's range of orders_day_report holds every column the figures need, so they never touch the table.
+const ORDER_TAKEN = (withSales: boolean) =>
+  `o.created_at >= @from AND o.created_at < @to AND o.training = @training AND +o.state = 'paid'` +
+  (withSales ? ' AND NOT EXISTS (SELECT 1 FROM sale_tenders x WHERE x.order_id = o.id)' : '');
+
+/**
+ * Each money taken, as `columns` (the figures need fewer than the export's rows): one row per paid tender of a
+ * completed sale, and one per paid order without a sale. A log without the sale tables (read-only, of an older
+ * version) has only orders.
+ */
+function takenSql(withSales: boolean, columns: 'figures' | 'rows'): string {
+  const rows = columns === 'rows';
+  const sales = `SELECT 0 AS withoutSale, s.id AS saleId, t.order_id AS orderId, ${rows ? 's.created_at AS at, t.tender_no AS tenderNo,' : ''}
+      t.kind AS kind, t.method_id AS methodId, t.amount AS amount, s.staff_id AS staffId, s.staff_name AS staffName
+      ${rows ? ', s.terminal_id AS terminalId' : ''}
+    FROM sales s JOIN sale_tenders t ON t.sale_id = s.id
+    WHERE ${SALE_TAKEN}`;
+  const orders = `SELECT 1 AS withoutSale, NULL AS saleId, o.id AS orderId, ${rows ? 'o.created_at AS at, 1 AS tenderNo,' : ''}
+      'gateway' AS kind, o.method_id AS methodId, o.amount AS amount, o.staff_id AS staffId,
+      ${rows ? '(SELECT st.name FROM staff st WHERE st.id = o.staff_id)' : 'NULL'} AS staffName
+      ${rows ? ', o.terminal_id AS terminalId' : ''}
+    FROM orders o
+    WHERE ${ORDER_TAKEN(withSales)}`;
+  return withSales
+    ? `${sales}
+    UNION ALL
+    ${orders}`
+    : orders;
 }
 
 interface Span {
@@ -74,25 +91,38 @@ const span = (range: { from: Date; to: Date }, training: boolean): Span => ({
 /** The money taken in the store days of `range` (UTC [from, to)), by tender and by the staff who sold. */
 export function takings(books: Books, range: { from: Date; to: Date }, options: TakingsOptions): Takings {
   const db = dbOf(books);
-  const taken = takenSql(hasSales(db));
+  const withSales = hasSales(db);
+  const taken = takenSql(withSales, 'figures');
   const p = span(range, options.training);
-  const tenders = stmt<Span, { kind: 'cash' | 'gateway' | 'other'; methodId: string | null } & TakenGroup>(
+  // One pass over the money taken, by tender and by the staff who sold (an old order is one sale of its own)…
+  const groups = stmt<Span, TakenGroup>(
     db,
-    `SELECT kind, methodId, withoutSale, COUNT(*) AS count, SUM(amount) AS amount FROM (${taken})
-     GROUP BY kind, methodId, withoutSale`,
+    `SELECT kind, methodId, withoutSale, staffId, MAX(staffName) AS staffName, COUNT(*) AS count,
+       SUM(amount) AS amount FROM (${taken}) GROUP BY kind, methodId, withoutSale, staffId`,
   ).all(p);
-  // A sale's tenders all carry its one member of staff: counting its id once per staff line counts each sale once.
-  const staff = stmt<Span, { staffId: number | null; staffName: string | null } & CountAmount>(
-    db,
-    `SELECT staffId, MAX(staffName) AS staffName, COUNT(DISTINCT COALESCE(saleId, 'order:' || orderId)) AS count,
-       SUM(amount) AS amount FROM (${taken}) GROUP BY staffId`,
-  ).all(p);
+  // …and the sales per member of staff: a sale's tenders may be of several kinds, but it is one sale.
+  const sales = withSales
+    ? stmt<Span, { staffId: number | null; count: number }>(
+        db,
+        `SELECT s.staff_id AS staffId, COUNT(DISTINCT s.id) AS count FROM sales s JOIN sale_tenders t ON t.sale_id = s.id
+         WHERE ${SALE_TAKEN} GROUP BY s.staff_id`,
+      ).all(p)
+    : [];
+  const staff = new Map<number | null, { staffName: string | null; count: number; amount: number }>();
+  for (const g of groups) {
+    const line = staff.get(g.staffId) ?? { staffName: null, count: 0, amount: 0 };
+    line.amount += g.amount;
+    if (g.withoutSale) line.count += g.count;
+    line.staffName ??= g.staffName;
+    staff.set(g.staffId, line);
+  }
+  for (const s of sales) staff.get(s.staffId)!.count += s.count;
 
   const catalogue = new Map(options.methods.map((m, i) => [m.id, i]));
   const kindOrder = { cash: 0, other: 1, gateway: 2 } as const;
   const byTender = new Map<string, Takings['byTender'][number]>();
   const withoutSale = { count: 0, amount: 0 };
-  for (const g of tenders) {
+  for (const g of groups) {
     const key = g.kind === 'gateway' ? `gateway:${g.methodId}` : g.kind;
     const line = byTender.get(key) ?? {
       kind: g.kind,
@@ -122,15 +152,11 @@ export function takings(books: Books, range: { from: Date; to: Date }, options: 
     return ia !== ib ? ia - ib : ma < mb ? -1 : ma > mb ? 1 : 0;
   });
   const named = staffNamer(options.staffNames, options.lang);
-  const kept = new Map(staff.map((s) => [s.staffId, s.staffName]));
-  const name = (id: number | null) => named(id, kept.get(id));
-  const staffLines = staff
-    .map((s) => s.staffId)
-    .sort(byStaffName(name))
-    .map((id) => {
-      const s = staff.find((x) => x.staffId === id)!;
-      return { staffId: id, name: name(id), count: s.count, amount: s.amount };
-    });
+  const name = (id: number | null) => named(id, staff.get(id)?.staffName);
+  const staffLines = [...staff.keys()].sort(byStaffName(name)).map((id) => {
+    const s = staff.get(id)!;
+    return { staffId: id, name: name(id), count: s.count, amount: s.amount };
+  });
   return {
     amount: tenderLines.reduce((a, t) => a + t.amount, 0),
     count: staffLines.reduce((a, s) => a + s.count, 0),
@@ -141,7 +167,11 @@ export function takings(books: Books, range: { from: Date; to: Date }, options: 
 }
 
 interface TakenGroup {
+  kind: 'cash' | 'gateway' | 'other';
+  methodId: string | null;
   withoutSale: 0 | 1;
+  staffId: number | null;
+  staffName: string | null;
   count: number;
   amount: number;
 }
@@ -178,7 +208,7 @@ export function takingRows(
 ): IterableIterator<TakingRow> {
   return db
     .prepare<Span, TakingRow>(
-      `SELECT * FROM (${takenSql(hasSales(db))}) ORDER BY at, COALESCE(saleId, orderId), tenderNo`,
+      `SELECT * FROM (${takenSql(hasSales(db), 'rows')}) ORDER BY at, COALESCE(saleId, orderId), tenderNo`,
     )
     .raw()
     .iterate(span(range, training)) as IterableIterator<TakingRow>;
