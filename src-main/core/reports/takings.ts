@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { CountAmount, SalesFigures, Takings } from '../../common/reports';
+import type { SalesFigures, Takings } from '../../common/reports';
 import { salesFigures } from './sales-figures';
 import { dbOf, stmt, type Books } from './sql';
 import { byStaffName, staffNamer, type StaffNames } from './staff-names';
