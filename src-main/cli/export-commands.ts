@@ -14,10 +14,14 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
       the orders created in the store days --date to --to (the store's time zone), oldest first, from the
       same log as report (the live log; in training mode, the training log); it needs no keychain.
       --format: csv (the default, or xlsx when FILE ends in .xlsx): RFC 4180, UTF-8; --delimiter ';' for Excel
-      in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, with the days' summary.
+      in Indonesian, --bom so that Excel reads it as UTF-8. xlsx: a workbook, the days' summary first (the
+      money taken by tender and by staff, the refunds, the sales and their tax, the shifts, then the orders),
+      then the money taken (a "Takings" sheet), the orders, the sale lines ("Sale lines"), the refunds
+      ("Refunds") and the sales' tenders ("Tenders").
       FILE is written as FILE.part and renamed once complete; an existing FILE is kept unless --force.
-      xlsx also has the sale lines (a "Sale lines" sheet), the refunds (a "Refunds" sheet) and the sales'
-      tenders (a "Tenders" sheet).
+  export --date YYYY-MM-DD [--to YYYY-MM-DD] --takings --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
+      the money taken in those days as CSV, one row per paid tender of a completed sale (and per paid order
+      without a sale): its sums are report's money taken, by tender and by staff (the app's CSV holds it).
   export --date YYYY-MM-DD [--to YYYY-MM-DD] --lines --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
       the lines of the completed sales of those days as CSV: their totals add up to report's sales figures.
   export --date YYYY-MM-DD [--to YYYY-MM-DD] --refunds --out FILE [--delimiter ,|;] [--bom] [--force] [--json]
@@ -31,9 +35,19 @@ export const EXPORT_USAGE = `Export of the order log (docs/export.md):
 Exit codes: 0 ok, 2 invalid input, FILE exists or cannot be written, 6 the order log cannot be used.
 `;
 
-/** What the rows of the file are: sale lines, refunds, tenders or orders. */
-const rowsAre = (v: { lines?: boolean | undefined; refunds?: boolean | undefined; tenders?: boolean | undefined }) =>
-  v.lines ? 'sale line(s)' : v.refunds ? 'refund(s)' : v.tenders ? 'tender(s)' : 'order(s)';
+type Tables = Partial<Record<'takings' | 'lines' | 'refunds' | 'tenders', boolean | undefined>>;
+
+/** What the rows of the file are: money taken, sale lines, refunds, tenders or orders. */
+const rowsAre = (v: Tables) =>
+  v.takings
+    ? 'money taken row(s)'
+    : v.lines
+      ? 'sale line(s)'
+      : v.refunds
+        ? 'refund(s)'
+        : v.tenders
+          ? 'tender(s)'
+          : 'order(s)';
 
 /** Errors of the file system that mean "this --out cannot be written": the caller's to fix. */
 const OUT_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
@@ -59,6 +73,7 @@ export async function runExportCommand(
       lines: { type: 'boolean' },
       refunds: { type: 'boolean' },
       tenders: { type: 'boolean' },
+      takings: { type: 'boolean' },
     },
   });
   if (!values.date) throw new UsageError('--date: is required (the first store day, YYYY-MM-DD)');
@@ -71,6 +86,12 @@ export async function runExportCommand(
     throw new UsageError(`--delimiter: must be , or ; (got ${JSON.stringify(values.delimiter)})`);
   if (format === 'xlsx' && (values.delimiter !== undefined || values.bom))
     throw new UsageError('--delimiter and --bom: are for CSV only (an XLSX workbook has neither)');
+  if (values.takings && format !== 'csv')
+    throw new UsageError('--takings: a CSV of the money taken (an XLSX workbook has it on its "Takings" sheet)');
+  if (values.takings && (values.store || values.lines || values.refunds || values.tenders))
+    throw new UsageError(
+      '--takings: of this terminal only, and not with --lines, --refunds or --tenders (one CSV, one kind of row)',
+    );
   if (values.lines && format !== 'csv')
     throw new UsageError('--lines: a CSV of the sale lines (an XLSX workbook has them on its "Sale lines" sheet)');
   if (values.lines && values.store) throw new UsageError('--lines: of this terminal only (not with --store)');
@@ -124,6 +145,7 @@ export async function runExportCommand(
               ...(values.lines ? { saleLines: true } : {}),
               ...(values.refunds ? { refunds: true } : {}),
               ...(values.tenders ? { tenders: true } : {}),
+              ...(values.takings ? { takings: true } : {}),
             },
             file,
           ),

@@ -1,4 +1,4 @@
-import { dayHeadline } from '../common/reports';
+import { dayHeadline, takenOf } from '../common/reports';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Lang } from '../common/app-info';
@@ -165,6 +165,9 @@ function reportLines(report: DayReport, storeName: string): string[] {
         ` (${report.closing.openAttention} attention item(s) were open); the figures are those of the closing`
       : 'Not closed: the figures may still change',
     '',
+    ...takenLines(report),
+    '',
+    'Gateway orders (the detail)',
     `${pad('Paid', 24)}${String(official.paid.count).padStart(7)} ${money(official.paid.amount)}`,
     ...lateLine(official),
     `${pad('All orders', 24)}${String(official.orders.count).padStart(7)} ${money(official.orders.amount)}`,
@@ -198,7 +201,29 @@ function reportLines(report: DayReport, storeName: string): string[] {
   return lines;
 }
 
-/** The day's sales (completed): tax summary, tenders, rounding, by category, top sellers; nothing when none. */
+/**
+ * What the store took leads (docs/end-of-day.md, "Money taken"): the closing's once the day is closed, by every
+ * tender and by staff, and the old orders without a sale counted in it.
+ */
+function takenLines(report: DayReport): string[] {
+  const of = takenOf(report);
+  if (!of) return [];
+  const { taken } = of;
+  const row = (label: string, amount: number, count = '') => `${pad(label, 24)}${count.padStart(7)} ${money(amount)}`;
+  return [
+    row(`Money taken${of.atClosing ? ' (at closing)' : ''}`, taken.amount, String(taken.count)),
+    ...taken.byTender.map((t) =>
+      row(`  ${t.kind === 'gateway' ? (t.methodId ?? 'gateway') : t.kind}`, t.amount, String(t.count)),
+    ),
+    ...(taken.withoutSale.count > 0
+      ? [row('  of which orders without a sale', taken.withoutSale.amount, String(taken.withoutSale.count))]
+      : []),
+    'Money taken by staff       sales',
+    ...taken.byStaff.map((s) => row(`  ${s.name}`, s.amount, String(s.count))),
+  ];
+}
+
+/** The day's sales (completed): tax summary, rounding, cash handed and change, by category, top sellers. */
 function salesLines(sales: DayReport['sales']): string[] {
   if (!sales || sales.completed.count + sales.voided.count + sales.open.count === 0) return [];
   const row = (label: string, amount: number, count = '') => `${pad(label, 24)}${count.padStart(7)} ${money(amount)}`;
@@ -214,9 +239,8 @@ function salesLines(sales: DayReport['sales']): string[] {
     row('  Service', sales.tax.service),
     row('  Total', sales.total),
     row('  Cash rounding', sales.rounding),
-    'Tenders',
-    ...sales.tenders.byKind.map((k) => row(`  ${k.kind}`, k.amount, String(k.count))),
-    ...sales.tenders.byMethod.map((m) => row(`    ${m.methodId}`, m.amount, String(m.count))),
+    row('  Cash handed over', sales.tenders.cashHanded),
+    row('  Change given', sales.tenders.change),
     'By category                qty',
     ...sales.byCategory.map((c) => row(`  ${c.category || '(none)'}`, c.total, String(c.qty))),
     'Top sellers                qty',
@@ -310,13 +334,21 @@ export async function runCloseDayCommand(
         ) + '\n',
       );
     } else {
-      // What was received leads; what waits and what was not paid apart, never added to it (common/reports.ts).
+      // What the store took leads, by tender; then the gateway orders: what was received, and what waits and what
+      // was not paid apart, never added to it (common/reports.ts).
+      const taken = closing.sales?.taken;
       const h = dayHeadline(closing.figures);
       const part = (c: { count: number; amount: number }) => `${c.count} order(s) ${formatRupiah(c.amount)}`;
+      const tenders = (taken?.byTender ?? [])
+        .map((t) => `${t.kind === 'gateway' ? t.methodId : t.kind} ${formatRupiah(t.amount)}`)
+        .join(', ');
       io.out(
         `closed ${closing.day} (${closing.timeZone}) at ${time(closing.closedAt, closing.timeZone)} by ${closing.closedBy.name}` +
           `${books.training ? ' [SANDBOX: the training log]' : ''}\n` +
-          `  received ${part(h.received)}; still waiting ${part(h.waiting)}; not paid ${part(h.notPaid)}; ` +
+          (taken
+            ? `  money taken ${formatRupiah(taken.amount)} (${taken.count} sale(s)${tenders ? `: ${tenders}` : ''})\n`
+            : '') +
+          `  gateway orders: received ${part(h.received)}; still waiting ${part(h.waiting)}; not paid ${part(h.notPaid)}; ` +
           `${h.orders} order(s) in all\n`,
       );
       if (closing.openAttention > 0)

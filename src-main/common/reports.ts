@@ -101,6 +101,35 @@ export interface AfterClosingChange {
 }
 
 /**
+ * How a tender pays: cash, a gateway payment (QRIS, e-wallet, VA…), or "other" (a card slip, a transfer); as
+ * common/sale.ts's TENDER_KINDS (not imported: common/sale.ts imports the API, which imports these types).
+ */
+type TenderKind = 'cash' | 'gateway' | 'other';
+
+/**
+ * The money the store took in a range of store days (docs/end-of-day.md, "Money taken"; core/reports/takings.ts,
+ * the one definition): the paid tenders of the completed sales made in them — cash at what it put in the drawer (the
+ * amount applied to the sale, its cash rounding line included, the change not), "other" and each gateway method at
+ * what they paid — and each paid gateway order of those days that has no sale (made before every charge was a sale),
+ * as a tender of its method. Not in it: voided sales, sales still being paid, late payments, refunds (beside it).
+ */
+export interface Takings {
+  /** The money taken: Σ of byTender's amounts. */
+  amount: number;
+  /** What it was taken for: the completed sales, and the old paid orders without a sale (one each). */
+  count: number;
+  /**
+   * By tender, count (tenders) and amount: cash, other, then each gateway method (the catalogue's order, then any
+   * other id alphabetically) with its name in the store's language; only what occurs.
+   */
+  byTender: (CountAmount & { kind: TenderKind; methodId?: string; label?: string })[];
+  /** By the member of staff who sold (the staff lines): sales and old orders, and the money taken. */
+  byStaff: (CountAmount & { staffId: number | null; name: string })[];
+  /** Of all this: the old paid orders without a sale, counted as gateway tenders of their method. */
+  withoutSale: CountAmount;
+}
+
+/**
  * The sales of a range of days (core/reports/sales-figures.ts; docs/end-of-day.md, "Sales"): completed sales only
  * in the figures, voided ones and those still being paid counted apart. `total` = Σ of the completed sales' totals;
  * the tenders pay total + rounding.
@@ -124,13 +153,18 @@ export interface SalesFigures {
   /** The top sellers by total (at most 20): a product, or a free-typed line by its name. */
   byProduct: { sku: string; name: string; qty: number; net: number; total: number }[];
   tenders: {
-    byKind: (CountAmount & { kind: 'cash' | 'gateway' | 'other' })[];
+    byKind: (CountAmount & { kind: TenderKind })[];
     /** The gateway tenders by payment method. */
     byMethod: (CountAmount & { methodId: string })[];
     /** Cash handed over by customers, and the change given back (cash applied = handed − change). */
     cashHanded: number;
     change: number;
   };
+  /**
+   * The money taken (core/reports/takings.ts): what the day's report, its closing, the workbook, the CSV and the
+   * screens lead with. Absent from a closing made before Loket counted it (its day shows the money taken now).
+   */
+  taken?: Takings;
 }
 
 /**
@@ -287,6 +321,31 @@ export interface DayHeadline {
   /** How many orders were made, whatever became of them. */
   orders: number;
 }
+
+/**
+ * The money taken that a day's report leads with: the closing's once the day is closed (the official figure; a
+ * closing made before Loket counted it: the money taken now, `atClosing` false), else the money taken now. One rule
+ * for the screen, the paper, `report --json` and the CLI.
+ */
+export function takenOf(report: Pick<DayReport, 'closing' | 'sales'>): { taken: Takings; atClosing: boolean } | null {
+  const closed = report.closing?.sales?.taken;
+  if (closed) return { taken: closed, atClosing: true };
+  const now = report.sales?.taken;
+  return now ? { taken: now, atClosing: false } : null;
+}
+
+/** No money taken: a report of a log without the sales' tables. */
+export const NOTHING_TAKEN: Takings = {
+  amount: 0,
+  count: 0,
+  byTender: [],
+  byStaff: [],
+  withoutSale: { count: 0, amount: 0 },
+};
+
+/** Which file of the books' export a CSV holds (docs/export.md): the takings lead; the orders are their detail. */
+export const EXPORT_TABLES = ['takings', 'orders', 'lines', 'refunds', 'tenders'] as const;
+export type ExportTable = (typeof EXPORT_TABLES)[number];
 
 export function dayHeadline(f: ReportFigures): DayHeadline {
   const sum = (states: readonly OrderState[]): CountAmount =>

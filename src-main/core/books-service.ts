@@ -7,6 +7,7 @@ import type {
   DeskPage,
   DeskQuery,
   DownloadTicket,
+  ExportTable,
   OrderDetail,
 } from '../common/reports';
 import type { PaymentMethod } from '../common/payment-methods';
@@ -49,6 +50,8 @@ export interface ExportRequest {
   format: 'csv' | 'xlsx';
   delimiter?: ',' | ';';
   bom?: boolean;
+  /** CSV: which table (docs/export.md); the orders when absent. A workbook holds them all. */
+  table?: ExportTable;
 }
 
 /**
@@ -128,7 +131,9 @@ export class BooksService implements Pick<ApiHandlers, BooksApiMethod> {
       action: 'day.closed',
       detail: {
         day,
-        paid: closing.figures.paid.amount,
+        // The money taken by every tender (docs/end-of-day.md, "Money taken"), and the gateway orders beside it.
+        taken: closing.sales?.taken?.amount ?? 0,
+        ordersPaid: closing.figures.paid.amount,
         orders: closing.figures.orders.count,
         training: this.host.training(),
       },
@@ -153,7 +158,13 @@ export class BooksService implements Pick<ApiHandlers, BooksApiMethod> {
     this.audit.record({
       actor: staffActor(me),
       action: 'orders.exported',
-      detail: { from: request.from, to: request.to, format: request.format, file: ticket.filename },
+      detail: {
+        from: request.from,
+        to: request.to,
+        format: request.format,
+        ...(request.format === 'csv' ? { table: request.table ?? 'orders' } : {}),
+        file: ticket.filename,
+      },
     });
     return ticket;
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { DownloadTicket } from '../common/reports';
 import type { ExportRequest } from '../core/books-service';
-import { exportBooks, type BooksExport } from '../core/export/export-file';
+import { csvTable, exportBooks, type BooksExport } from '../core/export/export-file';
 import type { Clock } from '../core/ports';
 
 /** A prepared export must be fetched within this long. */
@@ -42,12 +42,16 @@ export class Downloads {
     for (const [id, t] of this.tickets) if (t.expires < now) this.tickets.delete(id);
     const downloadId = randomBytes(18).toString('base64url');
     const span = request.from === request.to ? request.from : `${request.from}_${request.to}`;
-    const filename = `loket-orders-${span}${source.training ? '-training' : ''}.${request.format}`;
+    // The file says what it holds: a workbook is the day's books; a CSV one table, the orders unless asked.
+    const { table, ...range } = request;
+    const csv = request.format === 'csv' ? (table ?? 'orders') : undefined;
+    const what = csv === undefined ? 'books' : csv === 'lines' ? 'sale-lines' : csv;
+    const filename = `loket-${what}-${span}${source.training ? '-training' : ''}.${request.format}`;
     this.tickets.set(downloadId, {
       filename,
       expires: now + DOWNLOAD_TTL_MS,
       dbPath: source.dbPath,
-      export: { ...request, ...source.export, training: source.training },
+      export: { ...range, ...(csv ? csvTable(csv) : {}), ...source.export, training: source.training },
     });
     return { downloadId, filename };
   }

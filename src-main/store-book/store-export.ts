@@ -3,7 +3,8 @@ import type { Lang } from '../common/app-info';
 import { codeKindsSql } from '../common/payment-kinds';
 import type { PaymentMethod } from '../common/payment-methods';
 import type { ReportFigures } from '../common/reports';
-import { writeCsv } from '../core/export/csv-export';
+import { COLUMN_NAMES } from '../core/export/columns';
+import { writeCsvRows } from '../core/export/csv-writer';
 import {
   EXPORT_FORMATS,
   exportRange,
@@ -114,11 +115,18 @@ export async function exportStore(client: PgClient, options: StoreExportOptions,
   const lang = options.lang ?? 'en';
   const cells = new RowCells(options.methods, lang, new ZoneClock(options.timeZone));
   return options.format === 'csv'
-    ? writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
+    ? writeCsvRows(
+        rows,
+        COLUMN_NAMES,
+        (row) => cells.csv(row),
+        { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+        out,
+      )
     : writeXlsx(
         rows,
         cells,
-        { timeZone: options.timeZone, lang, ...(options.summary ? { summary: options.summary } : {}) },
+        // The store book holds the terminals' orders: its summary is their figures alone.
+        { timeZone: options.timeZone, lang, ...(options.summary ? { summary: { figures: options.summary } } : {}) },
         out,
       );
 }

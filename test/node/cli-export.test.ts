@@ -147,7 +147,14 @@ describe('npm run cli -- export', () => {
     expect(r.stdout).toMatch(/5 order\(s\) of 2026-11-22 to 2026-11-23 .*\(XLSX, /);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(file);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Tenders', 'Ringkasan']);
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      'Ringkasan',
+      'Takings',
+      'Orders',
+      'Sale lines',
+      'Refunds',
+      'Tenders',
+    ]);
     const orders = book.getWorksheet('Orders')!;
     let paid = 0;
     orders.eachRow((row, n) => {
@@ -157,6 +164,14 @@ describe('npm run cli -- export', () => {
     const summary = book.getWorksheet('Ringkasan')!;
     const paidRow = summary.getRows(1, summary.rowCount)!.find((row) => row.getCell(1).value === 'Diterima (lunas)')!;
     expect(paidRow.getCell(4).value).toBe(livePaid(LIVE));
+    // These orders were made before every charge was a sale: the money taken counts them, by their method, and the
+    // summary leads with it (docs/end-of-day.md, "Money taken").
+    const takenRow = summary.getRows(1, summary.rowCount)!.find((row) => row.getCell(1).value === 'Diterima')!;
+    expect([takenRow.getCell(3).value, takenRow.getCell(4).value]).toEqual([
+      LIVE.filter((o) => o.state === 'paid').length,
+      livePaid(LIVE),
+    ]);
+    expect(takenRow.number).toBeLessThan(paidRow.number);
   });
 
   it('refuses to replace a file unless --force; exit 2 and the file untouched', async () => {

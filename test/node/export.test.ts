@@ -455,7 +455,7 @@ describe('exportOrders: XLSX', () => {
 
   beforeAll(async () => {
     const report = reportFigures(DAYS[0], DAYS[2], 'en');
-    const { result, bytes } = await exportBytes({ format: 'xlsx', summary: report });
+    const { result, bytes } = await exportBytes({ format: 'xlsx', summary: { figures: report } });
     rows = result.rows;
     expect(result.bytes).toBe(bytes.length);
     workbook = new ExcelJS.Workbook();
@@ -508,7 +508,8 @@ describe('exportOrders: XLSX', () => {
     expect(paid).toBe(paidTotal());
     const summary = workbook.getWorksheet(summarySheetName('en'))!;
     expect(summary).toBeDefined();
-    expect(workbook.worksheets.map((w) => w.name)).toEqual([ORDERS_SHEET, 'Summary']);
+    // The summary leads (docs/export.md, "XLSX").
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', ORDERS_SHEET]);
     // It leads with what was received (the paid orders).
     const paidRow = summary.getRows(1, summary.rowCount)!.find((r) => r.getCell(1).value === 'Received (paid)')!;
     const report = reportFigures(DAYS[0], DAYS[2], 'en');
@@ -524,12 +525,12 @@ describe('exportOrders: XLSX', () => {
       from: '2026-12-01',
       to: '2026-12-01',
       lang: 'id',
-      summary: report,
+      summary: { figures: report },
     });
     expect(result.rows).toBe(0);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(bytes as unknown as ExcelJS.Buffer);
-    expect(book.worksheets.map((w) => w.name)).toEqual([ORDERS_SHEET, 'Ringkasan']);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Ringkasan', ORDERS_SHEET]);
     expect(book.getWorksheet(ORDERS_SHEET)!.rowCount).toBe(1);
   });
 });

@@ -154,7 +154,8 @@ describe("the day's sales", () => {
     expect(section).toContain(`<td class="num">${formatRupiah(39_960)}</td>`);
     expect(html).toContain('<section id="salesByCategory">');
     expect(html).toContain('<section id="topSellers">');
-    expect(html).toMatch(/<section id="saleTenders">[\s\S]*Rp39\.960/);
+    // How it was paid is the money taken, which the page leads with.
+    expect(html).toMatch(/<section id="taken">[\s\S]*Rp39\.960/);
 
     const closed = await host.app.closeDay(token, day);
     expect(closed.closing?.sales).toEqual(report.sales);

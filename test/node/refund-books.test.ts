@@ -6,6 +6,10 @@
 // float + cash in − change − cash refunds − pay-outs + pay-ins, and that the day report's refund figures and the
 // export's refunds (CSV and the workbook's sheet) agree to the rupiah, as do the report's tender figures (by kind, by
 // method, cash handed and change, the rounding) and the export's tenders (export --tenders and the Tenders sheet).
+// And the money taken (docs/end-of-day.md, "Money taken"), with random orders made before every charge was a sale
+// (paid, unpaid, paid late) beside the sales: the day report's, its closing's, the workbook summary's, the Takings
+// sheet's and the takings CSV's all equal an oracle that adds up the sales' tenders and the old paid orders itself,
+// by tender and in all, to the rupiah.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
@@ -21,7 +25,9 @@ import { loadPaymentCatalogue } from '../../src-main/core/catalogue';
 import { exportBooks } from '../../src-main/core/export/export-file';
 import { OrderLog } from '../../src-main/core/orders/order-log';
 import { ProductStore } from '../../src-main/core/products/product-store';
-import { dayReport, dayReportJson } from '../../src-main/core/reports/day-report';
+import { closeDay, dayReport, dayReportJson } from '../../src-main/core/reports/day-report';
+import type { OrderState } from '../../src-main/common/order';
+import { oldOrder } from './helpers/old-orders';
 import { RefundService } from '../../src-main/core/sales/refund-service';
 import { RefundStore } from '../../src-main/core/sales/refund-store';
 import { SaleService } from '../../src-main/core/sales/sale-service';
@@ -48,6 +54,10 @@ let refunds: RefundService;
 let refundStore: RefundStore;
 /** Across the runs: the property must have refunded something, in part and in full. */
 let refundsMade = 0;
+/** Across the runs: old orders paid must have been counted in the money taken. */
+let oldPaidCounted = 0;
+let oldOrders = 0;
+const OLD_METHODS = ['qris_dynamic', 'va_bca', 'ewallet_ovo'] as const;
 
 beforeAll(() => {
   db = openDatabase(join(dir.path, 'loket.db'));
@@ -94,7 +104,7 @@ afterAll(() => {
 async function exported(
   day: string,
   format: 'csv' | 'xlsx',
-  csvOf: 'refunds' | 'tenders' = 'refunds',
+  csvOf: 'refunds' | 'tenders' | 'takings' = 'refunds',
 ): Promise<Buffer> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
@@ -142,7 +152,17 @@ describe('refunds and the books close to the rupiah', () => {
         fc.integer({ min: 0, max: 500_000 }),
         fc.array(saleArb, { minLength: 1, maxLength: 3 }),
         fc.array(fc.record({ out: fc.boolean(), amount: fc.integer({ min: 1, max: 100_000 }) }), { maxLength: 3 }),
-        async (tax, rounding, float, day, moves) => {
+        // Orders made before every charge was a sale: an order alone, in some state (a late payment on one given up).
+        fc.array(
+          fc.record({
+            methodId: fc.constantFrom(...OLD_METHODS),
+            amount: fc.integer({ min: 1_000, max: 2_000_000 }),
+            state: fc.constantFrom<OrderState>('paid', 'paid', 'awaiting_payment', 'cancelled', 'expired'),
+            late: fc.boolean(),
+          }),
+          { maxLength: 3 },
+        ),
+        async (tax, rounding, float, day, moves, olds) => {
           clock.advance(24 * 3600_000); // a day of its own for each case
           settings = { tax, rounding };
           await shifts.open({ float }, TILL);
@@ -240,6 +260,22 @@ describe('refunds and the books close to the rupiah', () => {
           const shift = shifts.current()!;
           expect(shift.cash.expected).toBe(float + handed - change - cashBack - payOuts + payIns);
           await shifts.close({ counted: shift.cash.expected }, TILL);
+          // The old orders of the day, beside its sales.
+          const methods = loadPaymentCatalogue();
+          const oldPaid: { methodId: string; amount: number }[] = [];
+          for (const o of olds) {
+            const late = o.late && (o.state === 'cancelled' || o.state === 'expired');
+            oldOrder(new OrderLog(db, clock), methods, {
+              id: `T01-OLD-${++oldOrders}`,
+              methodId: o.methodId,
+              amount: o.amount,
+              state: o.state,
+              training: false,
+              latePayment: late,
+            });
+            if (o.state === 'paid') oldPaid.push(o);
+          }
+          oldPaidCounted += oldPaid.length;
 
           // The day report's refunds and the export's, to the rupiah.
           const date = dayIn(clock.now(), TZ);
@@ -269,8 +305,9 @@ describe('refunds and the books close to the rupiah', () => {
             figures.tax.dpp,
             figures.tax.ppn,
           ]);
+          const xlsx = await exported(date, 'xlsx');
           const book = new ExcelJS.Workbook();
-          await book.xlsx.load((await exported(date, 'xlsx')) as unknown as ArrayBuffer);
+          await book.xlsx.load(xlsx as unknown as ArrayBuffer);
           const sheet = book.getWorksheet('Refunds')!;
           const rows = (sheet.getSheetValues().filter(Boolean) as unknown[][]).slice(1);
           expect(rows).toHaveLength(figures.count);
@@ -286,7 +323,8 @@ describe('refunds and the books close to the rupiah', () => {
           expect(tenderCsv).toHaveLength(sum(daySales.tenders.byKind.map((k) => k.count)));
           const done = tenderCsv.filter((r) => r.sale_state === 'completed');
           expect(done).toHaveLength(tenderCsv.length);
-          expect(new Set(done.map((r) => r.business_day))).toEqual(new Set([date]));
+          // (A day whose every cart came to nothing has no tender at all.)
+          expect(new Set(done.map((r) => r.business_day))).toEqual(new Set(done.length > 0 ? [date] : []));
           const byKind = new Map<string, { count: number; amount: number }>();
           for (const r of done) {
             const k = byKind.get(r.kind!) ?? { count: 0, amount: 0 };
@@ -312,10 +350,68 @@ describe('refunds and the books close to the rupiah', () => {
             daySales.tenders.change,
             daySales.rounding,
           ]);
+
+          // The money taken, to the rupiah, everywhere: the oracle adds up the sales' tenders as charged (all are
+          // completed here) and the old orders that were paid, by tender.
+          const oracle = new Map<string, { count: number; amount: number }>();
+          const take = (key: string, amount: number) => {
+            const t = oracle.get(key) ?? { count: 0, amount: 0 };
+            oracle.set(key, { count: t.count + 1, amount: t.amount + amount });
+          };
+          for (const r of done) take(r.kind === 'gateway' ? r.method_id! : r.kind!, Number(r.amount));
+          for (const o of oldPaid) take(o.methodId, o.amount);
+          const oracleAmount = sum([...oracle.values()].map((t) => t.amount));
+          const charged = new Set(done.map((r) => r.sale_id)).size;
+          const byTender = (t: { byTender: { kind: string; methodId?: string; count: number; amount: number }[] }) =>
+            new Map(
+              t.byTender.map((x) => [
+                x.kind === 'gateway' ? x.methodId! : x.kind,
+                { count: x.count, amount: x.amount },
+              ]),
+            );
+          const taken = daySales.taken!;
+          expect([taken.amount, taken.count]).toEqual([oracleAmount, charged + oldPaid.length]);
+          expect(byTender(taken)).toEqual(oracle);
+          expect(taken.withoutSale).toEqual({ count: oldPaid.length, amount: sum(oldPaid.map((o) => o.amount)) });
+          expect(sum(taken.byStaff.map((x) => x.amount))).toBe(oracleAmount);
+          // report --json's top-level paid.
+          expect(dayReportJson(report).paid).toEqual({ count: taken.count, amount: taken.amount });
+          // The closing keeps it as it is.
+          const closing = closeDay(db, date, {
+            timeZone: TZ,
+            now: clock.now(),
+            by: { name: 'cli:test' },
+            methods,
+            staffNames: [],
+          });
+          expect(closing.sales!.taken).toEqual(taken);
+          // The workbook's summary (first) and its Takings sheet; the takings CSV.
+          const summary = book.worksheets[0]!;
+          const takenRow = summary.getRows(1, summary.rowCount)!.find((r) => r.getCell(1).value === 'Diterima')!;
+          expect([takenRow.getCell(3).value, takenRow.getCell(4).value]).toEqual([taken.count, taken.amount]);
+          for (const [key, t] of oracle) {
+            const row = summary.getRows(1, summary.rowCount)!.find((r) => r.getCell(1).value === key)!;
+            expect([row.getCell(3).value, row.getCell(4).value], key).toEqual([t.count, t.amount]);
+          }
+          const takingCells = (book.getWorksheet('Takings')!.getSheetValues().filter(Boolean) as unknown[][]).slice(1);
+          // 1-based: column 10 is amount.
+          expect(sum(takingCells.map((r) => Number(r[10])))).toBe(oracleAmount);
+          const takingCsv = parse((await exported(date, 'csv', 'takings')).toString('utf8'), {
+            columns: true,
+          }) as Record<string, string>[];
+          const csvTaken = new Map<string, { count: number; amount: number }>();
+          for (const r of takingCsv) {
+            const key = r.kind === 'gateway' ? r.method_id! : r.kind!;
+            const t = csvTaken.get(key) ?? { count: 0, amount: 0 };
+            csvTaken.set(key, { count: t.count + 1, amount: t.amount + Number(r.amount) });
+          }
+          expect(csvTaken).toEqual(oracle);
+          expect(takingCsv.filter((r) => r.without_sale === 'true')).toHaveLength(oldPaid.length);
         },
       ),
       propertyParams(15),
     );
     expect(refundsMade).toBeGreaterThan(0);
-  });
+    expect(oldPaidCounted).toBeGreaterThan(0);
+  }, 180_000);
 });

@@ -251,9 +251,10 @@ describe('the report as an A4 page', () => {
     expect(en).toContain('<html lang="en">');
     for (const words of [
       'DAY REPORT',
-      'By method',
-      'By state',
-      'By staff',
+      'Gateway orders (detail)',
+      'Orders by method',
+      'Orders by state',
+      'Orders by staff',
       'Needs attention (0)',
       'Nothing needs attention.',
     ])
@@ -303,6 +304,19 @@ describe("the day's sales on the report", () => {
       cashHanded: 150_000,
       change: 50_000,
     },
+    taken: {
+      amount: 139_000,
+      count: 3,
+      byTender: [
+        { kind: 'cash', count: 2, amount: 100_000 },
+        { kind: 'gateway', methodId: 'ewallet_ovo', label: 'OVO', count: 1, amount: 39_000 },
+      ],
+      byStaff: [
+        { staffId: 1, name: 'Ani', count: 2, amount: 100_000 },
+        { staffId: 2, name: 'Budi', count: 1, amount: 39_000 },
+      ],
+      withoutSale: { count: 0, amount: 0 },
+    },
   };
   const open = { ...OPEN_TRAINING, sales: SALES };
   const closed = { ...CLOSED, sales: { ...SALES, total: 1 }, closing: { ...CLOSED.closing!, sales: SALES } };
@@ -326,11 +340,67 @@ describe("the day's sales on the report", () => {
     expect(sales).toMatch(/<tfoot><tr><td>Total<\/td><td class="num"><\/td><td class="num">Rp139\.089<\/td>/);
     expect(html).toMatch(/<section id="salesByCategory">[\s\S]*<td>\(no category\)<\/td>[\s\S]*Rp66\.722/);
     expect(html).toMatch(/<section id="topSellers">[\s\S]*<td>Beras 5 kg \(BERAS-5\)<\/td>/);
-    // The gateway method by the order figures' label; cash handed over and the change.
-    expect(html).toMatch(
-      /<section id="saleTenders">[\s\S]*<td> {2}OVO<\/td><td class="num">1<\/td><td class="num">Rp39\.000/,
+    // How it was paid is the money taken, before the sales: each gateway method by its name, cash handed over and the
+    // change.
+    const taken = /<section id="taken">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    expect(taken).toContain('<td>OVO</td><td class="num">1</td><td class="num">Rp39.000</td>');
+    expect(taken).toMatch(/<td>Cash handed over<\/td><td class="num"><\/td><td class="num">Rp150\.000<\/td>/);
+    expect(html).not.toContain('id="saleTenders"');
+  });
+
+  it('leads with the money taken by every tender and the staff lines; the gateway orders follow as their detail', () => {
+    const doc = buildReportDoc(open, CTX);
+    expect(doc.sections.map((x) => x.key).slice(0, 5)).toEqual([
+      'taken',
+      'takenByStaff',
+      'sales',
+      'salesByCategory',
+      'topSellers',
+    ]);
+    expect(doc.sections.findIndex((x) => x.key === 'summary')).toBeGreaterThan(4);
+    const html = renderReportHtml(doc);
+    const taken = /<section id="taken">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    expect(taken).toContain('<h2>Uang diterima</h2>');
+    expect(taken).toContain('<td>Tunai</td><td class="num">2</td><td class="num">Rp100.000</td>');
+    expect(taken).toMatch(
+      /<tfoot><tr><td>Diterima \(3 penjualan\)<\/td><td class="num"><\/td><td class="num">Rp139\.000/,
     );
-    expect(html).toMatch(/<td>Cash handed over<\/td><td class="num"><\/td><td class="num">Rp150\.000<\/td>/);
+    const staff = /<section id="takenByStaff">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    expect(staff).toContain('<td>Ani</td><td class="num">2</td><td class="num">Rp100.000</td>');
+    expect(staff).toContain('<td>Budi</td><td class="num">1</td><td class="num">Rp39.000</td>');
+    // On paper the money taken is the first figure, in bold.
+    const text = printedLines(renderReportEscPos(doc, { paper: 58 }))
+      .map((l) => l.text.trim())
+      .join('\n');
+    expect(text.indexOf('Rp139.000')).toBeLessThan(text.indexOf('Rp50.030.001'));
+    expect(text).toMatch(/Diterima \(3 penjualan\)\s+Rp139\.000/);
+    expect(text).toMatch(/Ani\s+Rp100\.000/);
+  });
+
+  it('old orders without a sale are in the money taken, said so; a closing before the money taken shows it now', () => {
+    const withOld = {
+      ...SALES.taken!,
+      amount: 189_000,
+      count: 4,
+      byTender: [
+        ...SALES.taken!.byTender,
+        { kind: 'gateway' as const, methodId: 'va_bca', label: 'VA BCA', count: 1, amount: 50_000 },
+      ],
+      withoutSale: { count: 1, amount: 50_000 },
+    };
+    const html = renderReportHtml(
+      buildReportDoc({ ...open, sales: { ...SALES, taken: withOld } }, { ...CTX, lang: 'en' }),
+    );
+    expect(html).toContain('Includes 1 old order(s) without a sale (Rp50.000), counted by their payment method.');
+    expect(html).toContain('<td>VA BCA</td><td class="num">1</td><td class="num">Rp50.000</td>');
+    // A closing whose sales were kept before the money taken was counted: the figure now, said to be so.
+    const { taken: _none, ...oldSales } = SALES;
+    const before = { ...CLOSED, sales: SALES, closing: { ...CLOSED.closing!, sales: oldSales } };
+    const page = renderReportHtml(buildReportDoc(before, CTX));
+    expect(page).toContain('Penutupan ini dibuat sebelum Loket menghitung uang diterima: ini angka sekarang.');
+    // Once kept at closing, the closing's figure, said so.
+    const closedTaken = renderReportHtml(buildReportDoc(closed, CTX));
+    expect(/<section id="taken">[\s\S]*?<\/section>/.exec(closedTaken)?.[0]).toContain('Angka saat hari ditutup.');
   });
 
   it("a closed day prints the closing's sales, said so; on paper too, within the width", () => {

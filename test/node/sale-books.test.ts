@@ -173,7 +173,7 @@ describe('a sale, its tenders and the books close to the rupiah', () => {
     const day = dayIn(clock.now(), TZ);
     const csv = await exportedLines(day);
     // A name a spreadsheet would read as a formula is written as text.
-    expect(csv.map((l) => [l.name, l.qty, l.total])).toEqual([
+    expect(csv.map((l) => [l.item_name, l.qty, l.total])).toEqual([
       ["'=SUM(A1)", '2', '36000'],
       ['Es teh', '1', '8000'],
     ]);
@@ -195,7 +195,15 @@ describe('a sale, its tenders and the books close to the rupiah', () => {
     );
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-    expect(book.worksheets.map((w) => w.name)).toEqual(['Orders', 'Sale lines', 'Refunds', 'Tenders', 'Summary']);
+    // The summary in the store's language (Indonesian when none is given), as the figures on it are named.
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      'Ringkasan',
+      'Takings',
+      'Orders',
+      'Sale lines',
+      'Refunds',
+      'Tenders',
+    ]);
     const rows = (book.getWorksheet('Sale lines')!.getSheetValues().filter(Boolean) as unknown[][]).slice(1);
     expect(rows.map((row) => [row[6], row[10], row[15]])).toEqual([
       ["'=SUM(A1)", 2, 36_000],

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { ORDER_STATES } from '../order';
 import { reasonSchema } from '../order-policy';
 import type { PrintResult, ReceiptView } from '../print-result';
-import type { AttentionItem, AttentionResult, DayReport, DeskPage, DownloadTicket, OrderDetail } from '../reports';
+import {
+  EXPORT_TABLES,
+  type AttentionItem,
+  type AttentionResult,
+  type DayReport,
+  type DeskPage,
+  type DownloadTicket,
+  type OrderDetail,
+} from '../reports';
 import { MANAGER, returns, type ApiRow } from './row';
 import { day, exportRange, orderId, session } from './shared-args';
 
@@ -72,7 +80,8 @@ export const BOOKS_METHODS = {
   },
   prepareExport: {
     access: MANAGER,
-    args: z.tuple([session, exportRange]),
+    // The CSV's table (the money taken by default); a workbook holds every table.
+    args: z.tuple([session, exportRange.extend({ table: z.enum(EXPORT_TABLES).optional() })]),
     result: returns<DownloadTicket>(),
   },
 } as const satisfies Record<string, ApiRow>;

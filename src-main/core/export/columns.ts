@@ -13,6 +13,11 @@ import { showHiddenCharacters } from '../../common/visible-text';
  */
 export type ColumnKind = 'text' | 'id' | 'time' | 'amount' | 'flag';
 
+/** The workbook's formats: whole rupiah with thousands marks; a time on the store's clock; a store day. */
+export const AMOUNT_FORMAT = '#,##0';
+export const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+export const DAY_FORMAT = 'yyyy-mm-dd';
+
 export interface ExportColumn {
   readonly name: string;
   readonly kind: ColumnKind;

@@ -2,7 +2,11 @@ import { closeSync, createWriteStream, existsSync, fsyncSync, openSync, renameSy
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import type { Writable } from 'node:stream';
+import type { ExportTable } from '../../common/reports';
+import { rangeBooks } from '../reports/books-summary';
 import { closedDays, closings, figures, type StaffNames } from '../reports/day-report';
+import { storeDays } from '../reports/sql';
+import { takings } from '../reports/takings';
 import { exportOrders, type ExportOptions, type ExportResult } from './order-export';
 
 /**
@@ -79,10 +83,27 @@ export interface BooksExport extends Omit<ExportOptions, 'summary'> {
   training: boolean;
 }
 
+/** Which rows a CSV of the books holds (docs/export.md): the money taken, the orders, the sale lines, refunds, tenders. */
+export function csvTable(table: ExportTable): Pick<ExportOptions, 'takings' | 'saleLines' | 'refunds' | 'tenders'> {
+  switch (table) {
+    case 'takings':
+      return { takings: true };
+    case 'lines':
+      return { saleLines: true };
+    case 'refunds':
+      return { refunds: true };
+    case 'tenders':
+      return { tenders: true };
+    case 'orders':
+      return {};
+  }
+}
+
 /**
  * An export of the order log at `dbPath` on a connection of its own (read-only), with the summary sheet of an XLSX
- * workbook holding the report's own figures of the same days. The one way the CLI, browser mode and the desktop
- * app export, so a file always matches the day's report.
+ * workbook holding the report's own figures of the same days — the money taken, the sales, the refunds, the shifts,
+ * the gateway orders — and every sheet of the books. The one way the CLI, browser mode and the desktop app export,
+ * so a file always matches the day's report.
  */
 export async function exportBooks(dbPath: string, options: BooksExport, out: Writable): Promise<ExportResult> {
   const db = openExportConnection(dbPath);
@@ -90,31 +111,35 @@ export async function exportBooks(dbPath: string, options: BooksExport, out: Wri
     const { staffNames, training, ...rest } = options;
     const lang = options.lang ?? 'id';
     const xlsx = options.format === 'xlsx';
+    const names = { methods: options.methods, staffNames, training, lang };
     const summary = xlsx
-      ? figures(db, options.from, options.to, options.timeZone, options.methods, staffNames, { training, lang })
+      ? rangeBooks(db, options.from, options.to, { ...names, timeZone: options.timeZone })
       : undefined;
     // An export made after a day was closed says where it differs from the closing: each changed order, and (in
-    // the workbook) the day's figures at closing beside its figures now.
+    // the workbook) the day's figures and money taken at closing beside those now.
     const closed = closedDays(db, options.from, options.to);
     const closingsNow = xlsx
       ? closings(db, options.from, options.to).map((closing) => ({
           closing,
           now: figures(db, closing.day, closing.day, closing.timeZone, options.methods, staffNames, { training, lang }),
+          takenNow: takings(db, storeDays(closing.day, closing.day, closing.timeZone), names),
         }))
       : undefined;
     return await exportOrders(
       db,
       {
         ...rest,
+        // The sheets in the language the figures were named in (the store's).
+        lang,
         staffNames,
         closedDays: closed,
         ...(summary ? { summary } : {}),
         ...(closingsNow ? { closings: closingsNow } : {}),
-        // The workbook always carries the sale lines; a CSV only when asked (export --lines).
+        // The workbook always carries the money taken, the sale lines, the refunds and the tenders; a CSV holds one
+        // of them when asked (export --takings, --lines, --refunds, --tenders; the app's CSV choice).
+        takings: xlsx || options.takings === true,
         saleLines: xlsx || options.saleLines === true,
-        // The workbook always carries the refunds too; a CSV only when asked (export --refunds).
         refunds: xlsx || options.refunds === true,
-        // And the sales' tenders (export --tenders as a CSV).
         tenders: xlsx || options.tenders === true,
         training,
       },

@@ -3,15 +3,17 @@ import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayRange } from '../../common/gateway-time';
 import type { PaymentMethod } from '../../common/payment-methods';
-import type { ClosingRecord, ReportFigures } from '../../common/reports';
+import type { BooksSummary, ClosingNow } from './summary-sheet';
 import type { StaffNames } from '../reports/day-report';
-import { writeCsv } from './csv-export';
+import { COLUMN_NAMES } from './columns';
+import { writeCsvRows } from './csv-writer';
 import { prepareExportQuery } from './order-query';
 import { RowCells, type ClosedDay } from './row-cells';
 import { writeXlsx } from './xlsx-export';
 import { saleLineRows, writeSaleLinesCsv } from './sale-lines-export';
 import { refundRows, writeRefundsCsv } from './refunds-export';
 import { tenderRows, writeTendersCsv } from './tenders-export';
+import { takingRows, writeTakingsCsv } from './takings-export';
 import { ZoneClock } from './zone-time';
 
 export type ExportFormat = 'csv' | 'xlsx';
@@ -30,8 +32,8 @@ export interface ExportOptions {
   bom?: boolean;
   /** The payment methods in effect, for the method labels. */
   methods: readonly PaymentMethod[];
-  /** XLSX only: the figures of the same days (the reports module's), for the second sheet. */
-  summary?: ReportFigures;
+  /** XLSX only: the books of the same days (the reports module's figures), for the summary sheet, first. */
+  summary?: BooksSummary;
   /** The language of the method labels and the summary sheet; default `en`. */
   lang?: Lang;
   /**
@@ -44,6 +46,11 @@ export interface ExportOptions {
   /** XLSX only: each closed day's figures at closing and now, for the summary sheet to set side by side. */
   closings?: readonly ClosingNow[];
   /**
+   * CSV: the money taken instead of the orders (`export --takings`, the manager's CSV); XLSX: the "Takings" sheet
+   * after the summary (takings-export.ts).
+   */
+  takings?: boolean;
+  /**
    * CSV: the sale lines instead of the orders (`export --lines`); XLSX: the "Sale lines" sheet beside the orders
    * (sale-lines-export.ts). Of the training log's sales when `training`.
    */
@@ -53,12 +60,6 @@ export interface ExportOptions {
   /** CSV: the sales' tenders instead of the orders (`export --tenders`); XLSX: the "Tenders" sheet (tenders-export.ts). */
   tenders?: boolean;
   training?: boolean;
-}
-
-/** A closed day of the export: its closing record, and its figures now. */
-export interface ClosingNow {
-  closing: ClosingRecord;
-  now: ReportFigures;
 }
 
 export interface ExportResult {
@@ -106,6 +107,21 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const cells = new RowCells(options.methods, lang, zone, options.staffNames, options.closedDays);
   // The gateway methods' names in the export's language, for the tenders' method column.
   const labels = new Map(options.methods.map((m) => [m.id, m.label[lang]]));
+  const names = { labels, ...(options.staffNames ? { staffNames: options.staffNames } : {}) };
+  if (options.takings && options.format === 'csv') {
+    const takings = takingRows(db, range, options.training ?? false);
+    try {
+      return await writeTakingsCsv(
+        takings,
+        zone,
+        names,
+        { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+        out,
+      );
+    } finally {
+      takings.return?.();
+    }
+  }
   if (options.tenders && options.format === 'csv') {
     const tenders = tenderRows(db, range, options.training ?? false);
     try {
@@ -150,9 +166,16 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
   const saleLines = options.saleLines ? saleLineRows(db, range, options.training ?? false) : undefined;
   const refunds = options.refunds ? refundRows(db, range, options.training ?? false) : undefined;
   const tenders = options.tenders ? tenderRows(db, range, options.training ?? false) : undefined;
+  const takings = options.takings ? takingRows(db, range, options.training ?? false) : undefined;
   try {
     return options.format === 'csv'
-      ? await writeCsv(rows, cells, { delimiter: options.delimiter ?? ',', bom: options.bom ?? false }, out)
+      ? await writeCsvRows(
+          rows,
+          COLUMN_NAMES,
+          (row) => cells.csv(row),
+          { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+          out,
+        )
       : await writeXlsx(
           rows,
           cells,
@@ -164,6 +187,7 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
             ...(saleLines ? { saleLines: { rows: saleLines, zone } } : {}),
             ...(refunds ? { refunds: { rows: refunds, zone } } : {}),
             ...(tenders ? { tenders: { rows: tenders, zone, labels } } : {}),
+            ...(takings ? { takings: { rows: takings, zone, names } } : {}),
           },
           out,
         );
@@ -173,5 +197,6 @@ export async function exportOrders(db: Database, options: ExportOptions, out: Wr
     saleLines?.return?.();
     refunds?.return?.();
     tenders?.return?.();
+    takings?.return?.();
   }
 }

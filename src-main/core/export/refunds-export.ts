@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { Database } from 'better-sqlite3';
 import type ExcelJS from 'exceljs';
 import { neutralise } from './columns';
-import { addTableSheet, writeTableCsv } from './table-writers';
+import { addTableSheet, writeTableCsv, type TableColumn, type TableCell } from './table-writers';
 import type { ZoneClock } from './zone-time';
 
 /**
@@ -16,7 +16,7 @@ export const REFUNDS_SHEET = 'Refunds';
 
 export const REFUND_COLUMNS = [
   { name: 'refund_id', width: 38, kind: 'text' },
-  { name: 'refund_time', width: 26, kind: 'text' },
+  { name: 'refund_time', width: 20, kind: 'time' },
   { name: 'sale_id', width: 38, kind: 'text' },
   { name: 'how', width: 10, kind: 'text' },
   { name: 'method_id', width: 16, kind: 'text' },
@@ -27,6 +27,7 @@ export const REFUND_COLUMNS = [
   { name: 'money', width: 14, kind: 'amount' },
   { name: 'cash_rounding', width: 10, kind: 'amount' },
   { name: 'paid_back', width: 14, kind: 'amount' },
+  // Before tax (amount = net + ppn + pbjt + service), as the report's net.
   { name: 'net', width: 14, kind: 'amount' },
   { name: 'dpp', width: 14, kind: 'amount' },
   { name: 'ppn', width: 14, kind: 'amount' },
@@ -34,8 +35,8 @@ export const REFUND_COLUMNS = [
   { name: 'service', width: 14, kind: 'amount' },
   { name: 'reason', width: 32, kind: 'text' },
   { name: 'approved_by', width: 16, kind: 'text' },
-  { name: 'staff', width: 16, kind: 'text' },
-] as const;
+  { name: 'staff_name', width: 16, kind: 'text' },
+] as const satisfies readonly TableColumn[];
 
 type Row = [
   string,
@@ -78,11 +79,11 @@ export function refundRows(db: Database, range: { from: Date; to: Date }, traini
     .iterate(range.from.toISOString(), range.to.toISOString(), training ? 1 : 0) as IterableIterator<Row>;
 }
 
-function cells(r: Row, zone: ZoneClock): (string | number | null)[] {
+function cells(r: Row): TableCell[] {
   const text = (v: string | null) => (v === null ? null : neutralise(v));
   return [
     r[0],
-    zone.withOffset(r[1]),
+    r[1],
     r[2],
     r[3],
     text(r[4]),
@@ -92,7 +93,7 @@ function cells(r: Row, zone: ZoneClock): (string | number | null)[] {
     text(r[17]),
     text(r[18]),
     text(r[19]),
-  ] as (string | number | null)[];
+  ] as TableCell[];
 }
 
 /** The refunds as CSV (RFC 4180, CRLF) into `out`, read only as fast as `out` takes them. */
@@ -102,7 +103,7 @@ export function writeRefundsCsv(
   options: { delimiter: ',' | ';'; bom: boolean },
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  return writeTableCsv(rows, REFUND_COLUMNS, (row) => cells(row, zone), options, out);
+  return writeTableCsv(rows, REFUND_COLUMNS, cells, zone, options, out);
 }
 
 /** The "Refunds" sheet of a streamed workbook (xlsx-export.ts), after the sale lines. */
@@ -110,8 +111,6 @@ export function addRefundsSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   rows: Iterable<Row>,
   zone: ZoneClock,
-  amountFormat: string,
 ): number {
-  const options = { timeColumns: ['refund_time'], timeZone: zone.timeZone, amountFormat };
-  return addTableSheet(workbook, REFUNDS_SHEET, REFUND_COLUMNS, options, rows, (r) => cells(r, zone));
+  return addTableSheet(workbook, REFUNDS_SHEET, REFUND_COLUMNS, zone, rows, cells);
 }

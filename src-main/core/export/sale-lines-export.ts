@@ -2,25 +2,26 @@ import type { Writable } from 'node:stream';
 import type { Database } from 'better-sqlite3';
 import type ExcelJS from 'exceljs';
 import { neutralise } from './columns';
-import { addTableSheet, writeTableCsv } from './table-writers';
+import { addTableSheet, writeTableCsv, type TableColumn, type TableCell } from './table-writers';
 import type { ZoneClock } from './zone-time';
 
 /**
  * The sale lines of the books (docs/export.md, "Sale lines"): one row per line of each completed sale created in the
  * export's days, oldest sale first, as `export --lines` (CSV) and the workbook's "Sale lines" sheet write them. Their
  * gross, discounts, net and total columns add up to the day report's sales figures to the rupiah (the report sums the
- * same stored figures: core/reports/sales-figures.ts). A voided sale, or one still being paid, has no rows.
+ * same stored figures: core/reports/sales-figures.ts). A voided sale, or one still being paid, has no rows. The sale's
+ * time is a date cell in the workbook (table-writers.ts).
  */
 
 export const SALE_LINES_SHEET = 'Sale lines';
 
 export const SALE_LINE_COLUMNS = [
   { name: 'sale_id', width: 38, kind: 'text' },
-  { name: 'sale_time', width: 26, kind: 'text' },
+  { name: 'sale_time', width: 20, kind: 'time' },
   { name: 'line_no', width: 8, kind: 'number' },
   { name: 'sku', width: 16, kind: 'text' },
   { name: 'barcode', width: 16, kind: 'text' },
-  { name: 'name', width: 32, kind: 'text' },
+  { name: 'item_name', width: 32, kind: 'text' },
   { name: 'category', width: 16, kind: 'text' },
   { name: 'tax_category', width: 12, kind: 'text' },
   { name: 'unit_price', width: 14, kind: 'amount' },
@@ -28,10 +29,12 @@ export const SALE_LINE_COLUMNS = [
   { name: 'gross', width: 14, kind: 'amount' },
   { name: 'line_discount', width: 14, kind: 'amount' },
   { name: 'sale_discount', width: 14, kind: 'amount' },
-  { name: 'net', width: 14, kind: 'amount' },
+  // gross − line_discount − sale_discount, at shelf price: taxes included when prices include them (not `net`, which
+  // is before tax wherever it is written: the refunds' and the report's).
+  { name: 'after_discounts', width: 14, kind: 'amount' },
   { name: 'total', width: 14, kind: 'amount' },
-  { name: 'staff', width: 16, kind: 'text' },
-] as const;
+  { name: 'staff_name', width: 16, kind: 'text' },
+] as const satisfies readonly TableColumn[];
 
 type Row = [
   string,
@@ -70,11 +73,11 @@ export function saleLineRows(db: Database, range: { from: Date; to: Date }, trai
 
 const texts = (r: Row) => [r[3], r[4], r[5], r[6], r[7], r[15]].map((v) => (v === null ? null : neutralise(v)));
 
-function csvCells(r: Row, zone: ZoneClock): (string | number | null)[] {
+function cells(r: Row): TableCell[] {
   const [sku, barcode, name, category, tax, staff] = texts(r);
   return [
     r[0],
-    zone.withOffset(r[1]),
+    r[1],
     r[2],
     sku!,
     barcode!,
@@ -99,7 +102,7 @@ export function writeSaleLinesCsv(
   options: { delimiter: ',' | ';'; bom: boolean },
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  return writeTableCsv(rows, SALE_LINE_COLUMNS, (row) => csvCells(row, zone), options, out);
+  return writeTableCsv(rows, SALE_LINE_COLUMNS, cells, zone, options, out);
 }
 
 /** The "Sale lines" sheet of a streamed workbook (xlsx-export.ts), after the orders. */
@@ -107,8 +110,6 @@ export function addSaleLinesSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
   rows: Iterable<Row>,
   zone: ZoneClock,
-  amountFormat: string,
 ): number {
-  const options = { timeColumns: ['sale_time'], timeZone: zone.timeZone, amountFormat };
-  return addTableSheet(workbook, SALE_LINES_SHEET, SALE_LINE_COLUMNS, options, rows, (r) => csvCells(r, zone));
+  return addTableSheet(workbook, SALE_LINES_SHEET, SALE_LINE_COLUMNS, zone, rows, cells);
 }

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { Database } from 'better-sqlite3';
 import type ExcelJS from 'exceljs';
 import { neutralise } from './columns';
-import { addTableSheet, writeTableCsv } from './table-writers';
+import { addTableSheet, writeTableCsv, type TableColumn, type TableCell } from './table-writers';
 import type { ZoneClock } from './zone-time';
 
 /**
@@ -20,25 +20,25 @@ export const TENDERS_SHEET = 'Tenders';
 export const TENDER_COLUMNS = [
   { name: 'sale_id', width: 38, kind: 'text' },
   { name: 'terminal_id', width: 10, kind: 'text' },
-  { name: 'business_day', width: 12, kind: 'text' },
-  { name: 'sale_time', width: 30, kind: 'text' },
-  { name: 'tender_time', width: 30, kind: 'text' },
+  { name: 'business_day', width: 12, kind: 'day' },
+  { name: 'sale_time', width: 20, kind: 'time' },
+  { name: 'tender_time', width: 20, kind: 'time' },
   { name: 'tender_no', width: 8, kind: 'number' },
   { name: 'kind', width: 9, kind: 'text' },
   { name: 'method_id', width: 16, kind: 'text' },
-  { name: 'method', width: 20, kind: 'text' },
+  { name: 'method_label', width: 20, kind: 'text' },
   { name: 'order_id', width: 38, kind: 'text' },
   { name: 'amount', width: 14, kind: 'amount' },
   { name: 'cash_handed', width: 14, kind: 'amount' },
   { name: 'change', width: 12, kind: 'amount' },
   { name: 'rounding', width: 10, kind: 'amount' },
   { name: 'reference', width: 24, kind: 'text' },
-  { name: 'state', width: 9, kind: 'text' },
+  { name: 'tender_state', width: 12, kind: 'text' },
   { name: 'sale_state', width: 11, kind: 'text' },
-  { name: 'staff', width: 16, kind: 'text' },
-] as const;
+  { name: 'staff_name', width: 16, kind: 'text' },
+] as const satisfies readonly TableColumn[];
 
-/** A tender as the query reads it: the columns above less business_day and method (derived in cells()). */
+/** A tender as the query reads it: the columns above less business_day and method_label (derived in cells()). */
 type Row = [
   string, // sale_id
   string, // terminal_id
@@ -77,16 +77,15 @@ export function tenderRows(db: Database, range: { from: Date; to: Date }, traini
 /** The gateway methods' names in the export's language, by id. */
 export type MethodLabels = ReadonlyMap<string, string>;
 
-function cells(r: Row, zone: ZoneClock, labels: MethodLabels): (string | number | null)[] {
+function cells(r: Row, labels: MethodLabels): TableCell[] {
   const text = (v: string | null) => (v === null ? null : neutralise(v));
-  const saleTime = zone.withOffset(r[2]);
   return [
     r[0],
     text(r[1]),
     // The store day the sale belongs to (the report's day): the date of its time in the store's zone.
-    saleTime.slice(0, 10),
-    saleTime,
-    zone.withOffset(r[3]),
+    r[2],
+    r[2],
+    r[3],
     r[4],
     r[5],
     text(r[6]),
@@ -111,7 +110,7 @@ export function writeTendersCsv(
   options: { delimiter: ',' | ';'; bom: boolean },
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
-  return writeTableCsv(rows, TENDER_COLUMNS, (row) => cells(row, zone, labels), options, out);
+  return writeTableCsv(rows, TENDER_COLUMNS, (row) => cells(row, labels), zone, options, out);
 }
 
 /** The "Tenders" sheet of a streamed workbook (xlsx-export.ts), after the refunds. */
@@ -120,8 +119,6 @@ export function addTendersSheet(
   rows: Iterable<Row>,
   zone: ZoneClock,
   labels: MethodLabels,
-  amountFormat: string,
 ): number {
-  const options = { timeColumns: ['sale_time', 'tender_time'], timeZone: zone.timeZone, amountFormat };
-  return addTableSheet(workbook, TENDERS_SHEET, TENDER_COLUMNS, options, rows, (r) => cells(r, zone, labels));
+  return addTableSheet(workbook, TENDERS_SHEET, TENDER_COLUMNS, zone, rows, (r) => cells(r, labels));
 }

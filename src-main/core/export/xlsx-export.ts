@@ -2,26 +2,25 @@ import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type ExcelJS from 'exceljs';
 import type { Lang } from '../../common/app-info';
-import type { ReportFigures } from '../../common/reports';
-import { EXPORT_COLUMNS } from './columns';
-import type { ClosingNow } from './order-export';
+import { AMOUNT_FORMAT, EXPORT_COLUMNS, TIME_FORMAT } from './columns';
 import type { ExportRow } from './order-query';
 import type { RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
-import { addSummarySheet } from './summary-sheet';
+import { addSummarySheet, type BooksSummary, type ClosingNow } from './summary-sheet';
+import { addTakingsSheet, type TakingNames, type takingRows } from './takings-export';
 import { addSaleLinesSheet, type saleLineRows } from './sale-lines-export';
 import { addRefundsSheet, type refundRows } from './refunds-export';
 import { addTendersSheet, type MethodLabels, type tenderRows } from './tenders-export';
 import type { ZoneClock } from './zone-time';
 
-export const AMOUNT_FORMAT = '#,##0';
-export const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-
 export interface XlsxOptions {
   timeZone: string;
   lang: Lang;
-  summary?: ReportFigures;
+  /** The books of the same days, for the summary sheet (first). */
+  summary?: BooksSummary;
   closings?: readonly ClosingNow[];
+  /** The money taken of the same days, for the "Takings" sheet (after the summary, before the orders). */
+  takings?: { rows: ReturnType<typeof takingRows>; zone: ZoneClock; names: TakingNames };
   /** The sale lines of the same days, for the "Sale lines" sheet (after the orders). */
   saleLines?: { rows: ReturnType<typeof saleLineRows>; zone: ZoneClock };
   /** The refunds of the same days, for the "Refunds" sheet (after the sale lines). */
@@ -39,8 +38,8 @@ const CHECK_EVERY = 32;
 /**
  * A real workbook through exceljs's streaming writer: the sheet's XML is zipped and written as rows are added,
  * never held whole, and rows are read only as fast as `out` takes the zip. Inline strings (no shared-strings
- * table, which would keep every distinct string in memory), styles for the number and date formats. The orders
- * sheet first, then the summary sheet when figures are given.
+ * table, which would keep every distinct string in memory), styles for the number and date formats. The summary
+ * sheet first when figures are given (what the store took leads), the takings, then the orders and the sales' sheets.
  */
 export async function writeXlsx(
   rows: Iterable<ExportRow>,
@@ -65,6 +64,9 @@ export async function writeXlsx(
       useSharedStrings: false,
     });
     workbook.creator = 'Loket';
+    if (options.summary)
+      addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
+    if (options.takings) addTakingsSheet(workbook, options.takings.rows, options.takings.zone, options.takings.names);
     const sheet = workbook.addWorksheet(ORDERS_SHEET, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = EXPORT_COLUMNS.map((c) => ({
       // Excel has no time zones: the cells hold the store's wall time, and the header names the zone.
@@ -86,12 +88,9 @@ export async function writeXlsx(
       }
     }
     sheet.commit();
-    if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone, AMOUNT_FORMAT);
-    if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone, AMOUNT_FORMAT);
-    if (options.tenders)
-      addTendersSheet(workbook, options.tenders.rows, options.tenders.zone, options.tenders.labels, AMOUNT_FORMAT);
-    if (options.summary)
-      addSummarySheet(workbook, options.summary, options.lang, options.closings ?? [], options.timeZone);
+    if (options.saleLines) addSaleLinesSheet(workbook, options.saleLines.rows, options.saleLines.zone);
+    if (options.refunds) addRefundsSheet(workbook, options.refunds.rows, options.refunds.zone);
+    if (options.tenders) addTendersSheet(workbook, options.tenders.rows, options.tenders.zone, options.tenders.labels);
     await Promise.race([workbook.commit(), done]);
   } catch (err) {
     counter.destroy(err as Error);

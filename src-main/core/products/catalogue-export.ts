@@ -1,8 +1,8 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { ProductFields } from '../../common/product';
+import { writeCsvRows } from '../export/csv-writer';
 import { DrainWaiter, settled } from '../export/streams';
 import { sheetInput } from '../export/xlsx-export';
 import { COLUMNS, guard } from './catalogue-rows';
@@ -37,35 +37,20 @@ export interface CatalogueCsvOptions {
   bom?: boolean;
 }
 
-/** The catalogue as CSV (CR LF line ends, RFC 4180 quoting) into `out`, as fast as `out` takes it. */
+/** The catalogue as CSV (CR LF line ends, RFC 4180 quoting: the one CSV writer, csv-writer.ts) into `out`. */
 export async function writeCatalogueCsv(
   products: Iterable<ProductFields>,
   options: CatalogueCsvOptions,
   out: Writable,
 ): Promise<{ rows: number }> {
-  const stringifier = stringify({
-    delimiter: options.delimiter ?? ',',
-    bom: options.bom ?? false,
-    header: true,
-    columns: [...COLUMNS],
-    record_delimiter: '\r\n',
-  });
-  const done = settled(pipeline(stringifier, out));
-  const drain = new DrainWaiter(done);
-  let rows = 0;
-  try {
-    for (const p of products) {
-      rows++;
-      if (!stringifier.write(catalogueRecord(p))) await drain.wait(stringifier);
-    }
-  } catch (err) {
-    stringifier.destroy(err as Error);
-    await done.catch(() => undefined);
-    throw err;
-  }
-  stringifier.end();
-  await done;
-  return { rows };
+  const written = await writeCsvRows(
+    products,
+    COLUMNS,
+    catalogueRecord,
+    { delimiter: options.delimiter ?? ',', bom: options.bom ?? false },
+    out,
+  );
+  return { rows: written.rows };
 }
 
 const WIDTHS: Record<(typeof COLUMNS)[number], number> = {

@@ -1,11 +1,14 @@
-import { salesFigures } from './sales-figures';
 import { refundFigures } from './refund-figures';
+import { dayShifts } from './day-shifts';
+import { salesTaken } from './takings';
 import type { Database } from 'better-sqlite3';
 import type { Lang } from '../../common/app-info';
 import { dayIn } from '../../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../../common/order';
 import type { PaymentMethod } from '../../common/payment-methods';
 import {
+  NOTHING_TAKEN,
+  takenOf,
   WAITING_SHOWN,
   WAITING_STATES,
   type AfterClosingChange,
@@ -24,11 +27,9 @@ import { reason } from '../../common/reasons';
 import { invalidQuery, refused } from './errors';
 import { dbOf, stmt, storeDays, type Books } from './sql';
 import { ShiftBook } from '../shifts/shift-book';
-import type { DayShift } from '../../common/reports';
-import type { ShiftView } from '../../common/shifts';
+import { byStaffName, staffNamer, type StaffNames } from './staff-names';
 
-/** The store's staff, former members too (StaffStore.list({ includeInactive: true })), to name them. */
-export type StaffNames = readonly { id: number; name: string }[];
+export type { StaffNames } from './staff-names';
 
 export interface FiguresOptions {
   /**
@@ -39,8 +40,6 @@ export interface FiguresOptions {
   /** The language of the method names and of "nobody signed in": the store's. Default 'id'. */
   lang?: Lang;
 }
-
-const NOBODY: Record<Lang, string> = { id: '(tanpa kasir)', en: '(nobody signed in)' };
 
 /** Orders of one method, state and staff member: how many, and their amount. */
 export interface GroupRow {
@@ -154,14 +153,9 @@ function assemble(
     const ib = catalogueOrder.get(b) ?? Infinity;
     return ia !== ib ? ia - ib : a < b ? -1 : a > b ? 1 : 0;
   });
-  const names = new Map(staffNames.map((s) => [s.id, s.name]));
-  const staffName = (id: number | null) => (id === null ? NOBODY[lang] : (names.get(id) ?? `#${id}`));
-  const staffIds = [...m.byStaff.keys()].sort((a, b) => {
-    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-    const na = staffName(a).toLowerCase();
-    const nb = staffName(b).toLowerCase();
-    return na < nb ? -1 : na > nb ? 1 : a - b;
-  });
+  const named = staffNamer(staffNames, lang);
+  const staffName = (id: number | null) => named(id);
+  const staffIds = [...m.byStaff.keys()].sort(byStaffName(staffName));
   const copy = (c: CountAmount): CountAmount => ({ count: c.count, amount: c.amount });
   return {
     ...span,
@@ -392,8 +386,9 @@ export function closeDay(books: Books, day: string, options: CloseDayOptions): C
     const range = storeDays(day, day, options.timeZone);
     const open = attention(db, options.now, { from: range.from, to: range.to }).length;
     const lastSeq = stmt<[], number>(db, 'SELECT COALESCE(MAX(seq), 0) FROM order_events').pluck().get()!;
-    // The sales as they stand now, under the same write lock: the closed day's record carries what was sold.
-    const sales = salesFigures(db, range, options.training ?? false);
+    // The sales and the money taken as they stand now, under the same write lock: the closed day's record carries
+    // what was sold and what the store took (docs/end-of-day.md, "Money taken").
+    const sales = salesTaken(db, range, takingsOptions(options));
     const staffId = options.training ? undefined : options.by.staffId;
     stmt(
       db,
@@ -501,35 +496,19 @@ export function dayReport(books: Books, day: string, options: DayReportOptions):
     afterClosing: changes,
     training: options.training ?? false,
     ...waitingOrders(db, range, options.training ?? false),
-    sales: salesFigures(db, range, options.training ?? false),
+    sales: salesTaken(db, range, takingsOptions(options)),
     refunds: refundFigures(db, range, options.training ?? false),
-    shifts: hasShifts(db) ? new ShiftBook(db).ofDay(day).map(dayShift) : [],
+    shifts: dayShifts(db, day, day),
   };
 }
 
-/** A log opened read-only at a version before the shifts (migration 11) has none to report. */
-function hasShifts(db: Database): boolean {
-  return (
-    stmt<[], number>(db, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'shifts'").pluck().get()! >
-    0
-  );
-}
-
-function dayShift(s: ShiftView): DayShift {
+/** What the money taken is counted with: the books' kind, and the names of the methods and the staff. */
+function takingsOptions(options: FiguresOptions & { methods: readonly PaymentMethod[]; staffNames: StaffNames }) {
   return {
-    id: s.id,
-    terminalId: s.terminalId,
-    state: s.state,
-    openedAt: s.openedAt,
-    ...(s.closedAt ? { closedAt: s.closedAt } : {}),
-    openedBy: s.openedBy.name,
-    // Nobody signed in: the screen words it in its own language (the name is the server's English, for the log).
-    ...(s.openedBy.staffId === undefined && !s.openedBy.name.startsWith('cli:')
-      ? { openedByNobody: true as const }
-      : {}),
-    float: s.float,
-    expected: s.count?.expected ?? s.cash.expected,
-    ...(s.count ? { counted: s.count.counted, difference: s.count.difference } : {}),
+    training: options.training ?? false,
+    methods: options.methods,
+    staffNames: options.staffNames,
+    lang: options.lang ?? 'id',
   };
 }
 
@@ -557,17 +536,24 @@ function waitingOrders(
 }
 
 /**
- * The report as the CLI's `report --json` prints it (docs/cli.md): the day's headline figures at the top level —
- * for a closed day the figures of its closing, the official ones; else the figures now — then every field of
+ * The report as the CLI's `report --json` prints it (docs/cli.md): the day's headline figures at the top level — the
+ * money taken (`paid`, `taken`), then the gateway orders' figures (`ordersPaid`, `orders`, `byMethod`, `byState`,
+ * `byStaff`); for a closed day those of its closing, the official ones, else the figures now — then every field of
  * the DayReport as it is.
  */
 export function dayReportJson(report: DayReport): Record<string, unknown> {
   const official = report.closing?.figures ?? report.figures;
+  const taken = takenOf(report);
   return {
     date: report.date,
     timeZone: report.timeZone,
     closed: report.closing !== undefined,
-    paid: official.paid,
+    // What the store took, by every tender (the sales', and old paid orders without a sale): the closing's once
+    // closed. Before Loket counted sales by tender, `paid` was the gateway orders' figure: it is `ordersPaid` now.
+    paid: { count: taken?.taken.count ?? 0, amount: taken?.taken.amount ?? 0 },
+    taken: taken?.taken ?? NOTHING_TAKEN,
+    takenAtClosing: taken?.atClosing ?? false,
+    ordersPaid: official.paid,
     orders: official.orders,
     byMethod: official.byMethod,
     byState: official.byState,

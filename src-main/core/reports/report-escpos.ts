@@ -1,7 +1,7 @@
 import { BreakLine, CharacterSet, PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
 import type { PaperWidth } from '../receipts/receipt-model';
 import { CHARS_PER_LINE, toPrinterText, wrapText } from '../receipts/receipt-escpos';
-import type { PaperEntry, ReportDoc } from './report-model';
+import type { PaperEntry, ReportDoc } from './report-doc';
 
 export interface ReportEscPosOptions {
   paper: PaperWidth;

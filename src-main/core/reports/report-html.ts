@@ -1,5 +1,5 @@
 import { escapeHtml } from '../receipts/receipt-html';
-import type { ReportColumn, ReportDoc, ReportSection } from './report-model';
+import type { ReportColumn, ReportDoc, ReportSection } from './report-doc';
 
 const CSS = `
 @page { size: A4 portrait; margin: 14mm 14mm 16mm; }

@@ -4,6 +4,7 @@ import type { OrderEvent, OrderState } from '../../common/order';
 import {
   afterClosingByOrder,
   dayHeadline,
+  takenOf,
   type AfterClosingOrder,
   type AttentionAction,
   type AttentionKind,
@@ -13,6 +14,8 @@ import {
 } from '../../common/reports';
 import { formatDateTime, formatDay } from '../../common/dates';
 import { salesSections } from './sales-section';
+import { takenSections } from './taken-section';
+import type { ReportColumn, ReportContext, ReportDoc, ReportSection } from './report-doc';
 
 /**
  * One model of a day's report, rendered two ways like a receipt (docs/receipts.md): an A4 page (report-html.ts)
@@ -21,77 +24,7 @@ import { salesSections } from './sales-section';
  * docs/end-of-day.md, "Printing the report".
  */
 
-export interface ReportColumn {
-  label: string;
-  align: 'left' | 'right';
-  /** Kept on one line (a time). */
-  nowrap?: boolean;
-}
-
-/** One entry as the receipt printer shows it: the label left and the value right, details under it. */
-export interface PaperEntry {
-  label: string;
-  value?: string;
-  detail?: string[];
-  strong?: boolean;
-}
-
-export type ReportSectionKey =
-  | 'summary'
-  | 'byMethod'
-  | 'byState'
-  | 'byStaff'
-  | 'attention'
-  | 'afterClosing'
-  // The day's sales (sales-section.ts): the figures and tax summary, by category, top sellers, tenders.
-  | 'sales'
-  | 'salesByCategory'
-  | 'topSellers'
-  | 'saleTenders'
-  // The day's shifts with their cash variance; and the sections of a shift's X/Z report (core/shifts/shift-report-doc.ts).
-  | 'shifts'
-  | 'shiftTenders'
-  | 'shiftCash'
-  | 'shiftMovements'
-  | 'shiftCount';
-
-export interface ReportSection {
-  key: ReportSectionKey;
-  title: string;
-  /** A sentence under the title. */
-  note?: string;
-  /** The A4 page's table. */
-  columns: ReportColumn[];
-  rows: string[][];
-  /** A total row, in bold. */
-  total?: string[];
-  /** The same content, for narrow paper. */
-  paper: PaperEntry[];
-  /** What is shown when there are no rows. */
-  empty: string;
-}
-
-export interface ReportDoc {
-  lang: Lang;
-  header: { storeName: string; storeAddress?: string };
-  title: string;
-  /** The day and the zone it is counted in. */
-  day: { label: string; value: string };
-  /** Impossible-to-miss marks: the training log, a day not closed yet. */
-  marks: { kind: 'training' | 'open'; text: string }[];
-  closed: boolean;
-  /** Closed when, by whom, with how many items open; or "not closed". */
-  status: { label: string; value: string }[];
-  sections: ReportSection[];
-  printedAt: { label: string; value: string };
-}
-
-export interface ReportContext {
-  storeName: string;
-  storeAddress?: string;
-  lang: Lang;
-  printedAt: Date;
-}
+export type { PaperEntry, ReportColumn, ReportContext, ReportDoc, ReportSection, ReportSectionKey } from './report-doc';
 
 type Text = Record<Lang, string>;
 
@@ -109,7 +42,7 @@ const TEXT = {
     id: 'Angka saat hari ditutup. Perubahan sesudahnya tercantum di bawah dan tidak dihitung di sini.',
     en: 'Figures as they were at closing. Changes since are listed below and are not counted here.',
   },
-  summary: { id: 'Ringkasan', en: 'Summary' },
+  summary: { id: 'Pesanan gateway (rincian)', en: 'Gateway orders (detail)' },
   received: { id: 'Diterima (lunas)', en: 'Received (paid)' },
   waiting: { id: 'Masih menunggu', en: 'Still waiting' },
   notPaid: { id: 'Tidak dibayar', en: 'Not paid' },
@@ -119,11 +52,11 @@ const TEXT = {
   amount: { id: 'Jumlah', en: 'Amount' },
   paidCount: { id: 'Lunas', en: 'Paid' },
   paidAmount: { id: 'Jumlah lunas', en: 'Paid amount' },
-  byMethod: { id: 'Per metode', en: 'By method' },
+  byMethod: { id: 'Pesanan per metode', en: 'Orders by method' },
   method: { id: 'Metode', en: 'Method' },
-  byState: { id: 'Per status', en: 'By state' },
+  byState: { id: 'Pesanan per status', en: 'Orders by state' },
   state: { id: 'Status', en: 'State' },
-  byStaff: { id: 'Per kasir', en: 'By staff' },
+  byStaff: { id: 'Pesanan per kasir', en: 'Orders by staff' },
   staff: { id: 'Kasir', en: 'Staff' },
   total: { id: 'Total', en: 'Total' },
   noOrders: { id: 'Tidak ada pesanan.', en: 'No orders.' },
@@ -266,8 +199,9 @@ function figureSections(f: ReportFigures, t: (x: Text) => string, lang: Lang, no
 }
 
 /**
- * The report of a day as people read it: for a closed day the figures of its closing (the official ones), the
- * attention items open now, and the changes after closing; for a day not closed, the figures now, marked so.
+ * The report of a day as people read it: the money taken first (by tender, by staff), the sales, then the gateway's
+ * orders as their detail; for a closed day the figures of its closing (the official ones), the attention items open
+ * now, and the changes after closing; for a day not closed, the figures now, marked so.
  * Pure: the same report and context always give the same model.
  */
 export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc {
@@ -287,16 +221,24 @@ export function buildReportDoc(report: DayReport, ctx: ReportContext): ReportDoc
       ]
     : [{ label: t(TEXT.status), value: t(TEXT.open) }];
 
-  const sections = figureSections(
-    closing?.figures ?? report.figures,
-    t,
-    lang,
-    closing ? t(TEXT.figuresAtClosing) : undefined,
-  );
-  // The sales: a closed day's as they were at closing (a closing made before Loket kept them: the sales now).
+  const sections: ReportSection[] = [];
+  // What the store took leads (a closed day's as it was at closing), then the sales it was taken for (a closing made
+  // before Loket kept them: the sales now), then the gateway's orders as their detail.
   const sales = closing?.sales ?? report.sales;
-  if (sales)
-    sections.push(...salesSections(sales, lang, { atClosing: closing?.sales !== undefined, figures: report.figures }));
+  const taken = takenOf(report);
+  if (taken)
+    sections.push(
+      ...takenSections(taken.taken, lang, {
+        atClosing: taken.atClosing,
+        closedBefore: closing !== undefined && !taken.atClosing,
+        ...(sales ? { sales } : {}),
+        ...(report.refunds ? { refunds: report.refunds } : {}),
+      }),
+    );
+  if (sales) sections.push(...salesSections(sales, lang, { atClosing: closing?.sales !== undefined }));
+  sections.push(
+    ...figureSections(closing?.figures ?? report.figures, t, lang, closing ? t(TEXT.figuresAtClosing) : undefined),
+  );
   sections.push({
     key: 'attention',
     title: `${t(TEXT.attention)} (${count(report.attention.length)})`,

@@ -7,6 +7,7 @@ import { keychainEn, reasonsEn } from './reasons-en';
 import { shiftEn } from './shift-en';
 import { daySalesEn, taxRulesEn, taxSettingsEn } from './tax-words-en';
 import { dayCashEn } from './day-cash-en';
+import { dayTakenEn } from './day-taken-en';
 
 /** English. Typed as `Messages`: a key missing here, or one id.ts does not have, fails to compile. */
 export const en: Messages = {
@@ -964,12 +965,12 @@ export const en: Messages = {
     openAtClosing: (n) =>
       n === 0 ? 'Nothing needed attention at closing.' : `${n} item(s) still needed attention at closing.`,
     futureDay: "This day has not begun in the store's time zone; a day can be closed from the day itself on.",
-    official: 'Figures at closing (official)',
-    soFar: 'Figures so far',
-    now: (received, waiting) => `Now: received ${received}; still waiting ${waiting}.`,
-    received: 'Received',
-    receivedHint: 'Paid orders: the money that came in.',
-    latePaid: 'Paid late (not in Received)',
+    official: 'Gateway orders: figures at closing (official)',
+    soFar: 'Gateway orders: figures so far',
+    now: (received, waiting) => `Now: paid orders ${received}; still waiting ${waiting}.`,
+    received: 'Paid orders',
+    receivedHint: 'Gateway orders paid (counted in the money taken).',
+    latePaid: 'Paid late (not in the money taken)',
     waiting: 'Still waiting',
     notPaid: 'Not paid',
     notPaidHint: 'Cancelled, expired, failed or refused: no money came in.',
@@ -1042,13 +1043,29 @@ export const en: Messages = {
   },
   catalogue: catalogueEn,
   exportOrders: {
-    title: 'Export orders',
-    intro: 'The orders created on these store days, in every state, as a file for the accountant or Excel.',
+    title: 'Export the books',
+    intro:
+      "These store days' books as a file for the accountant or Excel: the money taken, the sales, refunds and orders.",
     format: 'Format',
     formats: { csv: 'CSV', xlsx: 'Excel (XLSX)' },
     formatHints: {
       csv: 'For accounting tools and scripts.',
-      xlsx: 'An Excel workbook, with a summary sheet.',
+      xlsx: 'An Excel workbook: the summary first, then every table.',
+    },
+    table: 'What the CSV holds',
+    tables: {
+      takings: 'Money taken',
+      orders: 'Gateway orders',
+      lines: 'Sale lines',
+      refunds: 'Refunds',
+      tenders: 'Sale tenders',
+    },
+    tableHints: {
+      takings: 'One row per payment: cash, card/transfer, gateway.',
+      orders: 'One row per gateway order, every state.',
+      lines: 'One row per item sold.',
+      refunds: 'One row per refund.',
+      tenders: "Every sale's every tender, every state.",
     },
     delimiter: 'Field separator',
     delimiters: { ';': 'Semicolon ( ; ) — Excel set to Indonesian', ',': 'Comma ( , )' },
@@ -1065,6 +1082,8 @@ export const en: Messages = {
   daySales: daySalesEn,
   /** The day screen's shifts and refunds (DayCash.svelte). */
   dayCash: dayCashEn,
+  /** The day screen's money taken (DayTaken.svelte). */
+  dayTaken: dayTakenEn,
   rules: {
     ...taxRulesEn,
     storeName: ({ min = 1, max = 40 }) => `${min} to ${max} characters on one line, without control characters.`,

@@ -12,6 +12,7 @@ import { keychainId, reasonsId } from './reasons-id';
 import { shiftId } from './shift-id';
 import { daySalesId, taxRulesId, taxSettingsId } from './tax-words-id';
 import { dayCashId } from './day-cash-id';
+import { dayTakenId } from './day-taken-id';
 
 /**
  * Bahasa Indonesia: the default language and the reference dictionary. en.ts must have exactly the same
@@ -989,12 +990,12 @@ export const id = {
     openAtClosing: (n: number) =>
       n === 0 ? 'Tidak ada yang perlu perhatian saat ditutup.' : `${n} item masih perlu perhatian saat ditutup.`,
     futureDay: 'Hari ini belum dimulai di zona waktu toko; hari dapat ditutup mulai hari itu sendiri.',
-    official: 'Angka saat ditutup (resmi)',
-    soFar: 'Angka sampai saat ini',
-    now: (received: string, waiting: string) => `Sekarang: diterima ${received}; masih menunggu ${waiting}.`,
-    received: 'Diterima',
-    receivedHint: 'Pesanan lunas: uang yang sudah masuk.',
-    latePaid: 'Dibayar terlambat (di luar Diterima)',
+    official: 'Pesanan gateway: angka saat ditutup (resmi)',
+    soFar: 'Pesanan gateway: angka sampai saat ini',
+    now: (received: string, waiting: string) => `Sekarang: pesanan lunas ${received}; masih menunggu ${waiting}.`,
+    received: 'Pesanan lunas',
+    receivedHint: 'Pesanan gateway yang sudah dibayar (termasuk dalam Uang diterima).',
+    latePaid: 'Dibayar terlambat (di luar Uang diterima)',
     waiting: 'Masih menunggu',
     notPaid: 'Tidak dibayar',
     notPaidHint: 'Dibatalkan, kedaluwarsa, gagal, atau ditolak: tidak ada uang yang masuk.',
@@ -1069,13 +1070,29 @@ export const id = {
   /** The manager's catalogue (catalogue-id.ts). */
   catalogue: catalogueId,
   exportOrders: {
-    title: 'Ekspor pesanan',
-    intro: 'Pesanan yang dibuat pada hari-hari toko ini, semua status, sebagai berkas untuk akuntan atau Excel.',
+    title: 'Ekspor pembukuan',
+    intro:
+      'Pembukuan hari-hari toko ini sebagai berkas untuk akuntan atau Excel: uang diterima, penjualan, refund dan pesanan.',
     format: 'Format',
     formats: { csv: 'CSV', xlsx: 'Excel (XLSX)' },
     formatHints: {
       csv: 'Untuk alat akuntansi dan skrip.',
-      xlsx: 'Buku kerja Excel, dengan lembar ringkasan.',
+      xlsx: 'Buku kerja Excel: ringkasan dulu, lalu setiap tabel.',
+    },
+    table: 'Isi berkas CSV',
+    tables: {
+      takings: 'Uang diterima',
+      orders: 'Pesanan gateway',
+      lines: 'Baris penjualan',
+      refunds: 'Refund',
+      tenders: 'Pembayaran penjualan',
+    },
+    tableHints: {
+      takings: 'Satu baris per pembayaran: tunai, kartu/transfer, gateway.',
+      orders: 'Satu baris per pesanan gateway, semua status.',
+      lines: 'Satu baris per barang terjual.',
+      refunds: 'Satu baris per refund.',
+      tenders: 'Setiap pembayaran setiap penjualan, semua status.',
     },
     delimiter: 'Pemisah kolom',
     delimiters: { ';': 'Titik koma ( ; ) — Excel berbahasa Indonesia', ',': 'Koma ( , )' },
@@ -1093,6 +1110,8 @@ export const id = {
   daySales: daySalesId,
   /** The day screen's shifts and refunds (DayCash.svelte). */
   dayCash: dayCashId,
+  /** The day screen's money taken (DayTaken.svelte). */
+  dayTaken: dayTakenId,
   rules: {
     ...taxRulesId,
     storeName: ({ min = 1, max = 40 }: RuleParams) =>

@@ -1,5 +1,11 @@
 import type { Reason } from '../../../src-main/common/reasons';
-import type { DayReport, ReportFigures, SalesFigures } from '../../../src-main/common/reports';
+import {
+  takenOf,
+  type DayReport,
+  type ReportFigures,
+  type SalesFigures,
+  type Takings,
+} from '../../../src-main/common/reports';
 import type { CallError } from '../api/errors';
 import type { ManagerContext } from './manager-context';
 import { isDay } from './store-day';
@@ -90,6 +96,19 @@ export class DayBook {
     const closed = report?.closing?.sales;
     if (closed) return { figures: closed, atClosing: true };
     return report?.sales ? { figures: report.sales, atClosing: false } : null;
+  }
+
+  /**
+   * The money taken that the screen leads with (docs/end-of-day.md, "Money taken"): the closing's once the day is
+   * closed (`atClosing`; a closing made before Loket counted it: the money taken now), else the money taken now; and
+   * for a closed day the money taken now, to say when it differs. The report's rule (common/reports.ts, takenOf).
+   */
+  get taken(): { taken: Takings; atClosing: boolean; now?: Takings } | null {
+    const report = this.report;
+    const of = report ? takenOf(report) : null;
+    if (!report || !of) return null;
+    const now = report.closing ? report.sales?.taken : undefined;
+    return { ...of, ...(now ? { now } : {}) };
   }
 
   get closed(): boolean {

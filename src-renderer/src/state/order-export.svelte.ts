@@ -1,4 +1,4 @@
-import type { DownloadTicket } from '../../../src-main/common/reports';
+import type { DownloadTicket, ExportTable } from '../../../src-main/common/reports';
 import type { ExportDelivery } from '../api/client';
 import { toCallError, type CallError } from '../api/errors';
 import type { ManagerContext } from './manager-context';
@@ -17,6 +17,8 @@ export interface ExportChoice {
   delimiter: ExportDelimiter;
   /** CSV only: the byte-order mark Excel needs to read UTF-8 when the file is double-clicked. */
   bom: boolean;
+  /** CSV only, of this till's books: which table (the money taken by default; a workbook holds them all). */
+  table: ExportTable;
 }
 
 export interface ExportRequest {
@@ -25,12 +27,20 @@ export interface ExportRequest {
   format: ExportFormat;
   delimiter?: ExportDelimiter;
   bom?: boolean;
+  table?: ExportTable;
 }
 
-/** What prepareExport is asked: the delimiter and BOM only for CSV (an XLSX has neither). */
-export function exportRequestOf(choice: ExportChoice): ExportRequest {
+/** The tables a CSV of this till's books may hold, what leads first (docs/export.md). */
+export const CSV_TABLES: readonly ExportTable[] = ['takings', 'orders', 'lines', 'refunds', 'tenders'];
+
+/**
+ * What prepareExport is asked: the delimiter, BOM and table only for CSV (an XLSX has none of them, and holds every
+ * table); the whole store's export (the store book) holds its orders alone, so it is asked no table.
+ */
+export function exportRequestOf(choice: ExportChoice, whole = false): ExportRequest {
   const { from, to, format } = choice;
-  return format === 'csv' ? { from, to, format, delimiter: choice.delimiter, bom: choice.bom } : { from, to, format };
+  if (format !== 'csv') return { from, to, format };
+  return { from, to, format, delimiter: choice.delimiter, bom: choice.bom, ...(whole ? {} : { table: choice.table }) };
 }
 
 export interface ExportDeps {
@@ -42,11 +52,12 @@ export interface ExportDeps {
 }
 
 /**
- * The export of the order log (docs/export.md): the orders created in a range of store days as CSV or XLSX.
- * The defaults suit Excel set to Indonesian, which expects `;` between fields and a BOM to read UTF-8.
+ * The export of the books (docs/export.md): a range of store days as an XLSX workbook (every table, its summary
+ * first), or one table as CSV — the money taken by default, or the orders, sale lines, refunds or tenders. The
+ * defaults suit Excel set to Indonesian, which expects `;` between fields and a BOM to read UTF-8.
  */
 export class OrderExport {
-  #choice = $state<ExportChoice>({ from: '', to: '', format: 'csv', delimiter: ';', bom: true });
+  #choice = $state<ExportChoice>({ from: '', to: '', format: 'csv', delimiter: ';', bom: true, table: 'takings' });
   #busy = $state(false);
   #problem = $state<RangeProblem | null>(null);
   #error = $state.raw<CallError | null>(null);
@@ -109,7 +120,7 @@ export class OrderExport {
       const whole = this.#deps.storeView?.scope === 'store';
       const prepared = await this.#ctx.call((api, token) =>
         whole
-          ? api.prepareStoreExport(token, exportRequestOf(choice))
+          ? api.prepareStoreExport(token, exportRequestOf(choice, true))
           : api.prepareExport(token, exportRequestOf(choice)),
       );
       if (!prepared.ok) {

@@ -1,9 +1,11 @@
 // The manager's books end to end in browser mode (docs/end-of-day.md, docs/export.md): a day of sales made
-// through the cashier API (paid, cancelled, waiting, two whose outcome is unknown), then in the manager's
-// screens: the order desk finds orders by amount, VA number and id and shows an order's history; the attention
-// queue checks one unknown order and marks the other paid, each with a reason; the day's report shows the paid
-// total, prints, closes after a warning, and lists the changes made after closing apart; the export downloads a
-// CSV with ';' that parses back and an XLSX with number cells, each summing to the report's paid total.
+// through the cashier API (gateway orders paid, cancelled, waiting, two whose outcome is unknown; a cash sale and a
+// card slip in a shift closed Rp1.000 short), then in the manager's screens: the order desk finds orders by amount,
+// VA number and id and shows an order's history; the attention queue checks one unknown order and marks the other
+// paid, each with a reason; the day's report leads with the money taken by every tender and the staff lines (the
+// gateway orders their detail), prints, closes after a warning, and lists the changes made after closing apart;
+// the export downloads the money taken as a CSV with ';' that parses back (and the orders, one choice away), and an
+// XLSX whose summary leads with it, each summing to the report's figures.
 // Then each screen at the store's sizes: screenshots to /tmp/loket-shots-books/ (looked at, never compared),
 // nothing cut off or covered, 44 px targets, and axe on every screen and dialog.
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -18,6 +20,9 @@ import { layoutProblems, name, offScreen, resize, type Size } from './layout-che
 
 const MANAGER = { name: 'Bu Sri', pin: '97531864' };
 const SHOTS = '/tmp/loket-shots-books';
+/** The day's sales without a gateway order: cash, and a card slip ("other"). */
+const CASH_SALE = 23_500;
+const SLIP_SALE = 40_000;
 /** Makes the next create call and Loket's inquiry right after it go unanswered: the outcome is unknown. */
 const UNKNOWN_FAULTS = { http_status: null, drop_after_store: true, count: 2 };
 
@@ -133,6 +138,24 @@ test.beforeAll(async ({ browser }) => {
   sold.beras = await sell('va_bni', 150_000, 'Beras premium 5 kg');
   sold.kopi = await sell('qris_dynamic', 32_500, 'Kopi susu');
   for (const paid of [sold.nasi, sold.beras, sold.kopi]) await loket.call('simulatePayment', paid.id);
+  // Sales without a gateway order: cash in a shift (counted Rp1.000 short at its close), and a card slip.
+  await loket.call('showOnDisplay', null);
+  await loket.call('openShift', { float: 100_000 });
+  const cartOf = (price: number, name: string) => ({
+    lines: [{ lineId: 'a', name, unitPrice: price, qty: 1, taxCategory: 'exempt' as const }],
+    saleDiscount: null,
+  });
+  const cash = await loket.call('chargeSale', {
+    cart: cartOf(CASH_SALE, 'Nasi goreng'),
+    tenders: [{ kind: 'cash', handed: 50_000 }],
+  });
+  expect(cash.ok, JSON.stringify(cash)).toBe(true);
+  const slip = await loket.call('chargeSale', {
+    cart: cartOf(SLIP_SALE, 'Kue ulang tahun'),
+    tenders: [{ kind: 'other', reference: 'EDC 0815' }],
+  });
+  expect(slip.ok, JSON.stringify(slip)).toBe(true);
+  await loket.call('closeShift', { counted: 100_000 + CASH_SALE - 1_000 });
   sold.teh = await sell('qris_dynamic', 12_000, 'Teh manis');
   await loket.call('cancelOrder', sold.teh.id, 'pelanggan batal');
   // The gateway closes it too (Loket asks about a cancelled order until then; such an inquiry would take the fault
@@ -263,9 +286,29 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   const kerupuk = await unknownSale(5_000, 'Kerupuk');
 
   await section('day');
+  // The money taken leads: the gateway orders paid (made before every charge was a sale, or as sales: the same
+  // money), the cash and the card slip, by tender; the staff lines under it.
+  const takenTotal = paidTotal + CASH_SALE + SLIP_SALE;
+  const taken = page.getByTestId('day-taken-total');
+  await expect(taken).toHaveAttribute('data-amount', String(takenTotal));
+  await expect(taken).toContainText('Rp294.000');
+  await expect(taken).toContainText('6 penjualan');
+  const tenders = page.getByTestId('day-taken-tenders');
+  await expect(tenders.locator('tr[data-key="cash"] td').last()).toHaveText('Rp23.500');
+  await expect(tenders.locator('tr[data-key="other"] td').last()).toHaveText('Rp40.000');
+  await expect(tenders.locator('tr[data-key="method:va_bni"] td').last()).toHaveText('Rp150.000');
+  await expect(page.getByTestId('day-taken-staff')).toContainText('Rp294.000');
+  const report = await apiDayReport();
+  expect(report.sales!.taken!.amount).toBe(takenTotal);
+  // The shift's short count, beside it.
+  await expect(page.getByTestId('shift-difference')).toHaveAttribute('data-amount', '-1000');
+  // The gateway orders are the detail, below.
   await expect(page.getByTestId('day-paid')).toHaveAttribute('data-amount', String(paidTotal));
   await expect(page.getByTestId('day-paid')).toContainText('Rp230.500');
   await expect(page.getByTestId('day-paid')).toContainText('4 pesanan');
+  const above = await taken.boundingBox();
+  const below = await page.getByTestId('day-figures').boundingBox();
+  expect(above!.y).toBeLessThan(below!.y);
   await expect(page.getByTestId('day-training')).toBeVisible();
   await expect(page.getByTestId('day-closing')).toHaveAttribute('data-closed', 'false');
   await expect(page.getByTestId('day-attention')).toContainText('Perlu perhatian (1)');
@@ -280,8 +323,13 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(page.getByTestId('day-notice')).toContainText('Halaman A4 dikirim');
   const printed = await prints(page);
   expect(printed).toHaveLength(2);
-  expect(printed[0]).toContain('230.500');
-  expect(printed[1]).toContain('230.500');
+  for (const page of printed) {
+    // The page leads with the money taken; the orders' paid total is in their detail, after it. These orders were
+    // made through createOrder: without a sale (as before every charge was a sale), they count by their method.
+    expect(page).toMatch(/Diterima \(6 penjualan\)[\s\S]*Rp294\.000/);
+    expect(page.indexOf('Uang diterima')).toBeGreaterThan(-1);
+    expect(page.indexOf('Uang diterima')).toBeLessThan(page.indexOf('Pesanan gateway (rincian)'));
+  }
 
   await page.getByTestId('day-close').click();
   await expect(page.getByTestId('close-day-dialog')).toBeVisible();
@@ -313,7 +361,8 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(closing).toContainText('1 item masih perlu perhatian saat ditutup');
   await expect(page.getByTestId('day-notice')).toContainText('Hari sudah ditutup');
   await expect(page.getByTestId('day-close')).toHaveCount(0);
-  await expect(page.getByTestId('day-figures')).toContainText('Angka saat ditutup (resmi)');
+  await expect(page.getByTestId('day-figures')).toContainText('angka saat ditutup (resmi)');
+  await expect(page.getByTestId('day-taken')).toContainText('Angka saat hari ditutup (resmi).');
 
   // After closing: a sale paid at the till, and the unknown one cancelled by the manager.
   await loket.call('simulatePayment', sold.roti.id);
@@ -332,6 +381,8 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(after.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText('Dibatalkan');
   await expect(after.locator(`li[data-order-id="${kerupuk.id}"]`)).toContainText(`manajer · ${MANAGER.name}`);
   // The official figures stay as closed; the figures now are told apart.
+  await expect(page.getByTestId('day-taken-total')).toHaveAttribute('data-amount', String(takenTotal));
+  await expect(page.getByTestId('day-taken-now')).toHaveAttribute('data-amount', String(takenTotal + 18_000));
   await expect(page.getByTestId('day-paid')).toHaveAttribute('data-amount', String(paidTotal));
   await expect(page.getByTestId('day-now')).toContainText('Rp248.500');
   expect(await seriousViolations(page), 'day after closing').toEqual([]);
@@ -348,25 +399,49 @@ test("the day's report: the paid total, printing, closing with a warning, and th
   await expect(page.getByTestId('desk-table')).toBeVisible();
 });
 
-test('the export: a CSV with ; that parses back, and an XLSX with number cells, each summing to the paid total', async () => {
+test('the export: the money taken as a CSV with ; that parses back, the orders one choice away, and an XLSX leading with it', async () => {
   const report = await apiDayReport();
   const paidNow = report.figures.paid.amount;
   expect(paidNow).toBe(248_500);
+  const takenNow = report.sales!.taken!.amount;
+  expect(takenNow).toBe(248_500 + CASH_SALE + SLIP_SALE);
 
   await section('export');
   await expect(page.locator('#export-from')).toHaveValue(formatDay(today));
   await expect(page.locator('input[name="export-delimiter"][value=";"]')).toBeChecked();
   await expect(page.locator('#export-bom')).toBeChecked();
+  await expect(page.locator('input[name="export-table"][value="takings"]')).toBeChecked();
   expect(await seriousViolations(page), 'export').toEqual([]);
 
-  const csvDownload = page.waitForEvent('download');
-  await page.getByTestId('export-run').click();
-  const csv = await csvDownload;
-  expect(csv.suggestedFilename()).toBe(`loket-orders-${today}-training.csv`);
-  await expect(page.getByTestId('export-status')).toContainText(`loket-orders-${today}-training.csv diunduh`);
+  const read = async () => {
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-run').click();
+    return download;
+  };
+  const csv = await read();
+  expect(csv.suggestedFilename()).toBe(`loket-takings-${today}-training.csv`);
+  await expect(page.getByTestId('export-status')).toContainText(`loket-takings-${today}-training.csv diunduh`);
   const bytes = readFileSync(await csv.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const rows = parse(bytes, { delimiter: ';', columns: true, bom: true }) as Record<string, string>[];
+  const takings = parse(bytes, { delimiter: ';', columns: true, bom: true }) as Record<string, string>[];
+  expect(takings.reduce((sum, r) => sum + Number(r.amount), 0)).toBe(takenNow);
+  for (const t of report.sales!.taken!.byTender) {
+    const of = takings.filter((r) => (r.kind === 'gateway' ? r.method_id : r.kind) === (t.methodId ?? t.kind));
+    expect(
+      of.reduce((sum, r) => sum + Number(r.amount), 0),
+      t.methodId ?? t.kind,
+    ).toBe(t.amount);
+  }
+  expect(takings.find((r) => r.kind === 'other')).toMatchObject({ amount: String(SLIP_SALE) });
+
+  // The gateway orders, one choice away.
+  await page.getByRole('radio', { name: /^Pesanan gateway/ }).check();
+  const ordersCsv = await read();
+  expect(ordersCsv.suggestedFilename()).toBe(`loket-orders-${today}-training.csv`);
+  const rows = parse(readFileSync(await ordersCsv.path()), { delimiter: ';', columns: true, bom: true }) as Record<
+    string,
+    string
+  >[];
   expect(rows).toHaveLength(8);
   const paidRows = rows.filter((r) => r.state === 'paid');
   expect(paidRows.reduce((sum, r) => sum + Number(r.amount), 0)).toBe(paidNow);
@@ -379,12 +454,16 @@ test('the export: a CSV with ; that parses back, and an XLSX with number cells, 
 
   await page.getByRole('radio', { name: /^Excel \(XLSX\)/ }).check();
   await expect(page.locator('input[name="export-delimiter"]')).toHaveCount(0);
-  const xlsxDownload = page.waitForEvent('download');
-  await page.getByTestId('export-run').click();
-  const xlsx = await xlsxDownload;
-  expect(xlsx.suggestedFilename()).toBe(`loket-orders-${today}-training.xlsx`);
+  await expect(page.locator('input[name="export-table"]')).toHaveCount(0);
+  const xlsx = await read();
+  expect(xlsx.suggestedFilename()).toBe(`loket-books-${today}-training.xlsx`);
   const book = new ExcelJS.Workbook();
   await book.xlsx.readFile(await xlsx.path());
+  // The summary leads, with the money taken.
+  expect(book.worksheets[0]!.name).toBe('Ringkasan');
+  const summary = book.worksheets[0]!;
+  const takenRow = summary.getRows(1, summary.rowCount)!.find((r) => r.getCell(1).value === 'Diterima')!;
+  expect(takenRow.getCell(4).value).toBe(takenNow);
   const sheet = book.getWorksheet('Orders')!;
   const header = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
   const amountAt = header.indexOf('amount');
@@ -432,6 +511,9 @@ test('each screen at the store’s sizes: nothing cut off or covered, 44 px targ
       // And scrolled to its end, for a look at what lies below the first screenful.
       const panel = page.locator('.tabpanel:not([hidden])');
       if (!dialog && (await panel.evaluate((el) => el.scrollHeight > el.clientHeight + 1))) {
+        // Half way down too: a long screen (the day's) has its middle to look at.
+        await panel.evaluate((el) => el.scrollTo(0, (el.scrollHeight - el.clientHeight) / 2));
+        await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}-mid.png` });
         await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight));
         await page.screenshot({ path: `${SHOTS}/${screen}-${lang}-${name(size)}-end.png` });
         await panel.evaluate((el) => el.scrollTo(0, 0));

@@ -129,8 +129,9 @@ test("a sale rung up under PPN added at the till: the day screen's Sales block a
     await expect(block.getByTestId(`sales-${key}`), key).toHaveAttribute('data-amount', String(amount));
     await expect(block.getByTestId(`sales-${key}`), key).toHaveText(formatRupiah(amount));
   }
-  const tenders = block.getByTestId('day-sales-tenders');
-  await expect(tenders.locator('tr[data-key="gateway"] td').last()).toHaveText(formatRupiah(sales.total));
+  // How it was paid is the money taken, which the day screen leads with (DayTaken.svelte).
+  const tenders = page.getByTestId('day-taken-tenders');
+  await expect(tenders.locator('tr[data-key="method:qris_dynamic"] td').last()).toHaveText(formatRupiah(sales.total));
   await expect(tenders.locator('tr[data-key="method:qris_dynamic"]')).toContainText('QRIS');
   await expect(block.getByTestId('day-sales-top')).toContainText('Kopi susu');
   expect(await seriousViolations(page), 'day with sales').toEqual([]);

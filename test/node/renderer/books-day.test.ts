@@ -2,7 +2,7 @@
 // The end of the day against the fake API: the report of today (the store's), the official figures once
 // closed, closing only after a confirmation, printing on the printer and the A4 page from the screen.
 import { describe, expect, test } from 'vitest';
-import type { ClosingRecord } from '../../../src-main/common/reports';
+import type { ClosingRecord, SalesFigures, Takings } from '../../../src-main/common/reports';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { ManagerSession } from '../../../src-renderer/src/state/manager-session.svelte';
 import {
@@ -184,5 +184,64 @@ describe('printing', () => {
     fail = true;
     await book.printPage();
     expect(book.notice).toEqual({ kind: 'page_failed' });
+  });
+
+  test('leads with the money taken: the closing’s once closed, the figure now beside it; before that the figure now', async () => {
+    const { fake, book } = await open();
+    const taken = (amount: number, count: number): Takings => ({
+      amount,
+      count,
+      byTender: [
+        { kind: 'cash', count: 1, amount: amount - 50_000 },
+        { kind: 'gateway', methodId: 'va_bca', label: 'VA BCA', count: 1, amount: 50_000 },
+      ],
+      byStaff: [{ staffId: null, name: '(tanpa kasir)', count, amount }],
+      withoutSale: { count: 1, amount: 50_000 },
+    });
+    const sales = (t?: Takings): SalesFigures => ({
+      completed: { count: 1, amount: 10_000 },
+      voided: { count: 0, amount: 0 },
+      open: { count: 0, amount: 0 },
+      subtotal: 10_000,
+      discounts: 0,
+      net: 10_000,
+      tax: { dpp: 0, ppn: 0, pbjt: 0, service: 0 },
+      total: 10_000,
+      rounding: 0,
+      byCategory: [],
+      byProduct: [],
+      tenders: { byKind: [{ kind: 'cash', count: 1, amount: 10_000 }], byMethod: [], cashHanded: 10_000, change: 0 },
+      ...(t ? { taken: t } : {}),
+    });
+    // Not closed: the money taken now. (The gateway orders' paid figure is their detail, not the headline.)
+    fake.on('dayReport', (_t, day) =>
+      dayReport(day, { figures: figures(day, { count: 1, amount: 50_000 }), sales: sales(taken(60_000, 2)) }),
+    );
+    await book.open();
+    expect(book.taken).toEqual({ taken: taken(60_000, 2), atClosing: false });
+    // Closed: the closing's, and the figure now for the screen to say so when it differs.
+    fake.on('dayReport', (_t, day) =>
+      dayReport(day, {
+        figures: figures(day, { count: 1, amount: 50_000 }),
+        sales: sales(taken(90_000, 3)),
+        closing: { ...closing(day, { count: 1, amount: 50_000 }), sales: sales(taken(60_000, 2)) },
+      }),
+    );
+    await book.load();
+    expect(book.taken).toEqual({ taken: taken(60_000, 2), atClosing: true, now: taken(90_000, 3) });
+    // A closing made before Loket counted the money taken: the figure now, not said to be the closing's.
+    fake.on('dayReport', (_t, day) =>
+      dayReport(day, {
+        figures: figures(day),
+        sales: sales(taken(90_000, 3)),
+        closing: { ...closing(day, { count: 0, amount: 0 }), sales: sales() },
+      }),
+    );
+    await book.load();
+    expect(book.taken).toEqual({ taken: taken(90_000, 3), atClosing: false, now: taken(90_000, 3) });
+    // A report without sales (an older log): nothing to lead with.
+    fake.on('dayReport', (_t, day) => dayReport(day));
+    await book.load();
+    expect(book.taken).toBeNull();
   });
 });

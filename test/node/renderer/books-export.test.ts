@@ -42,11 +42,13 @@ afterEach(() => {
 });
 
 describe('the export', () => {
-  test("today, CSV with ';' and a BOM by default; the ticket is handed over and the file named", async () => {
+  test("today, CSV of the money taken with ';' and a BOM by default; the ticket is handed over and the file named", async () => {
     const { client, fake, exporter } = await open();
+    expect(exporter.choice.table).toBe('takings');
     expect(await exporter.run()).toBe(true);
+    // What the store took leads (docs/export.md): the gateway's orders are one choice away.
     expect(fake.callsOf('prepareExport')).toEqual([
-      [TOKEN, { from: '2026-03-10', to: '2026-03-10', format: 'csv', delimiter: ';', bom: true }],
+      [TOKEN, { from: '2026-03-10', to: '2026-03-10', format: 'csv', delimiter: ';', bom: true, table: 'takings' }],
     ]);
     expect(client.delivered).toEqual([TICKET]);
     expect(exporter.delivered).toEqual({ ticket: TICKET, delivery: { kind: 'downloaded', filename: TICKET.filename } });
@@ -59,8 +61,23 @@ describe('the export', () => {
     exporter.set('to', '2026-03-31');
     exporter.set('format', 'xlsx');
     exporter.set('delimiter', ',');
+    exporter.set('table', 'orders');
     await exporter.run();
     expect(fake.callsOf('prepareExport')).toEqual([[TOKEN, { from: '2026-03-01', to: '2026-03-31', format: 'xlsx' }]]);
+  });
+
+  test('a CSV of another table: the orders, the sale lines, the refunds, the tenders', async () => {
+    const { fake, exporter } = await open();
+    for (const table of ['orders', 'lines', 'refunds', 'tenders'] as const) {
+      exporter.set('table', table);
+      await exporter.run();
+    }
+    expect(fake.callsOf('prepareExport').map((call) => (call[1] as { table?: string }).table)).toEqual([
+      'orders',
+      'lines',
+      'refunds',
+      'tenders',
+    ]);
   });
 
   test('a range running backwards is not sent', async () => {
@@ -101,7 +118,7 @@ describe('the export', () => {
 });
 
 describe("the whole store's export (the store book)", () => {
-  test('enrolled: "Whole store" asks prepareStoreExport with the same choice; "This till" its own export', async () => {
+  test('enrolled: "Whole store" asks prepareStoreExport (its orders: no table); "This till" its own export', async () => {
     const { client, fake, exporter, view } = await open();
     const storeTicket: DownloadTicket = { downloadId: 'StOrEtIcKeTsToReTiCkEt12', filename: 'loket-store-orders.csv' };
     fake.on('storeLink', () => ({ state: 'synced', waiting: 0 })).on('prepareStoreExport', () => storeTicket);

@@ -1,12 +1,20 @@
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
-import { COLUMN_NAMES } from './columns';
-import type { ExportRow } from './order-query';
-import type { CsvCells, RowCells } from './row-cells';
 import { DrainWaiter, settled } from './streams';
+
+/**
+ * The one CSV writer (docs/export.md): the books' orders, takings, sale lines, refunds and tenders, the store book's
+ * export and the catalogue's all write through it, so a file of any of them is quoted, ended and streamed the same
+ * way. RFC 4180: a header line, CRLF line ends, a field quoted (its quotes doubled) when it holds the delimiter, a
+ * quote or a CR LF.
+ */
+
+/** A field: text, a number (its digits), or null for an empty field. */
+export type CsvCell = string | number | null | undefined;
 
 export interface CsvOptions {
   delimiter: ',' | ';';
+  /** Start with UTF-8's byte order mark, so that Excel reads the file as UTF-8. */
   bom: boolean;
 }
 
@@ -18,12 +26,12 @@ const CHUNK_CHARS = 64 * 1024;
 
 /**
  * One record: the fields joined by the delimiter, CRLF after it; a field quoted (its quotes doubled) when it holds
- * the delimiter, a quote or a CR LF; null is an empty field, a number its digits. Byte for byte
- * what csv-stringify 6 wrote with the export's options (test/node/csv-record.test.ts compares them), in one loop
- * with no callback per field: the export spent more time in csv-stringify's per-field machinery than in reading
- * the rows. (csv-stringify leaves a lone LF or CR unquoted when the record delimiter is given, and so does this.)
+ * the delimiter, a quote or a CR LF; null is an empty field, a number its digits. Byte for byte what csv-stringify 6
+ * writes with these options (test/node/csv-record.test.ts compares them), in one loop with no callback per field: the
+ * export spent more time in csv-stringify's per-field machinery than in reading the rows. (csv-stringify leaves a
+ * lone LF or CR unquoted when the record delimiter is given, and so does this.)
  */
-export function csvRecord(cells: CsvCells, delimiter: ',' | ';', needsQuotes: RegExp): string {
+export function csvRecord(cells: readonly CsvCell[], delimiter: ',' | ';', needsQuotes: RegExp): string {
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     if (i > 0) line += delimiter;
@@ -41,13 +49,15 @@ export function quoteRule(delimiter: ',' | ';'): RegExp {
 }
 
 /**
- * RFC 4180: a header line, CRLF line ends, a field quoted (with its quotes doubled) as csvRecord says. The rows are
- * pulled from SQLite only as fast as `out` takes the text: the records are gathered into chunks of about 64 KiB,
- * and when `out`'s buffer is full the loop waits for its 'drain'.
+ * The header and one record per row into `out`, which is ended; resolves once `out` has finished, with the number of
+ * rows and bytes written. The rows are pulled (from SQLite, say) only as fast as `out` takes the text: the records are
+ * gathered into chunks of about 64 KiB, and when `out`'s buffer is full the loop waits for its 'drain'. If `out`
+ * fails, it is destroyed and the promise rejects.
  */
-export async function writeCsv(
-  rows: Iterable<ExportRow>,
-  cells: RowCells,
+export async function writeCsvRows<R>(
+  rows: Iterable<R>,
+  header: readonly string[],
+  cells: (row: R) => readonly CsvCell[],
   options: CsvOptions,
   out: Writable,
 ): Promise<{ rows: number; bytes: number }> {
@@ -63,10 +73,10 @@ export async function writeCsv(
   };
   try {
     if (options.bom) await write(BOM);
-    let chunk = csvRecord([...COLUMN_NAMES], delimiter, needsQuotes);
+    let chunk = csvRecord(header, delimiter, needsQuotes);
     for (const row of rows) {
       count++;
-      chunk += csvRecord(cells.csv(row), delimiter, needsQuotes);
+      chunk += csvRecord(cells(row), delimiter, needsQuotes);
       if (chunk.length >= CHUNK_CHARS) {
         await write(chunk);
         chunk = '';
