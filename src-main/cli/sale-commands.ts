@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { ApiError, type ChargeFailure } from '../common/api';
+import { ApiError } from '../common/api';
 import { MAX_CASH, type TenderInput } from '../common/cash';
 import { formatRupiah } from '../common/money';
-import type { OrderState } from '../common/order';
 import { lineOfProduct, type ChargeSaleResult, type SaleFieldIssue, type SaleView } from '../common/sale';
 import {
   DISCOUNT_AMOUNT_RANGE,

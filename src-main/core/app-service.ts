@@ -540,7 +540,3 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
     for (const listener of this.listeners) listener(event);
   }
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -6,7 +6,7 @@ import type { GatewayClient, InquiryResult, InquiryStatus } from '../gateway/cli
 import { fitsKind } from '../gateway/parse-response';
 import type { OrderLog } from '../orders/order-log';
 import type { Clock } from '../ports';
-import type { Actor } from './order-service';
+import type { Actor } from './actor';
 
 /**
  * What the gateway states about an order — a status inquiry's answer, a callback's status — applied to the order log

@@ -1,22 +1,13 @@
-import { parseGatewayDate } from '../../common/gateway-time';
-import {
-  GATEWAY_STATUS_STATE,
-  ManagerOnlyError,
-  checkReason,
-  gatewayStatusEffect,
-  mayCancel,
-  mismatchedFields,
-  type MismatchField,
-} from '../../common/order-policy';
-import type { EventSource, Order, PaymentInstruction } from '../../common/order';
+import { ManagerOnlyError, checkReason, mayCancel } from '../../common/order-policy';
+import type { Order } from '../../common/order';
 import { asksForPhone } from '../../common/payment-instruction';
 import { kindSpec, type PaymentKind } from '../../common/payment-kinds';
-import type { CreateResult, GatewayClient, GatewayFailure, InquiryResult, InquiryStatus } from '../gateway/client';
+import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
 import type { NewOrder, OrderLog, WriteOptions } from '../orders/order-log';
 import { GatewayStatements } from './gateway-statements';
+import type { Actor } from './actor';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
-import { fitsKind } from '../gateway/parse-response';
 import { isStorageError } from '../../db/open';
 import type { DiskCheck } from './disk-space';
 
@@ -32,12 +23,7 @@ export interface OrderInput {
   api?: 'v1' | 'v2';
 }
 
-export interface Actor {
-  source: EventSource;
-  actor?: string;
-  /** The staff member: an order records who sold it, in training as live (docs/roles.md). */
-  staffId?: number;
-}
+export type { Actor } from './actor';
 
 export interface OrderServiceOptions {
   terminalId: string;

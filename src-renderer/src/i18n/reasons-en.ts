@@ -66,7 +66,8 @@ export const reasonsEn: ReasonWords = {
       ? `Another sale (${orderId}) is still open: its outcome is not known. Finish it, cancel it or park it first.`
       : `Another sale (${orderId}) is still waiting for payment. Finish it, cancel it or park it first.`,
   'sale.held': ({ orderId }) =>
-    `The outcome of order ${orderId} is not known yet: it may have been charged, so no other payment (cash, card or QR) is taken until it is settled. Check it again, or ask a manager (Manager → Attention).`,
+    `The outcome of order ${orderId} is not known yet: it may have been charged, so no other payment ` +
+    '(cash, card or QR) is taken until it is settled. Check it again, or ask a manager (Manager → Attention).',
   'sale.in_flight': ({ orderId }) =>
     `Another charge (${orderId}) is being sent right now: wait for its answer. Nothing was taken for this one.`,
   'sale.sign_in_required': () =>

@@ -66,7 +66,9 @@ export const reasonsId: ReasonWords = {
       ? `Penjualan lain (${orderId}) masih terbuka: hasilnya belum diketahui. Selesaikan, batalkan, atau parkir dulu.`
       : `Penjualan lain (${orderId}) masih menunggu pembayaran. Selesaikan, batalkan, atau parkir dulu.`,
   'sale.held': ({ orderId }) =>
-    `Hasil pesanan ${orderId} belum diketahui: mungkin sudah ditagih, jadi tidak ada pembayaran lain (tunai, kartu, atau QR) yang diterima sampai pesanan itu selesai. Periksa lagi, atau minta manajer (Manajer → Perlu perhatian).`,
+    `Hasil pesanan ${orderId} belum diketahui: mungkin sudah ditagih, jadi tidak ada pembayaran lain ` +
+    '(tunai, kartu, atau QR) yang diterima sampai pesanan itu selesai. Periksa lagi, atau minta manajer ' +
+    '(Manajer → Perlu perhatian).',
   'sale.in_flight': ({ orderId }) =>
     `Tagihan lain (${orderId}) sedang dikirim: tunggu jawabannya. Tidak ada yang diterima untuk tagihan ini.`,
   'sale.sign_in_required': () => 'Masuk dulu di kasir: toko ini meminta PIN setiap kasir sebelum menagih.',
