@@ -1,5 +1,10 @@
 import { parseGatewayDate } from '../../common/gateway-time';
-import { GATEWAY_STATUS_STATE, gatewayStatusEffect, mismatchedFields, type MismatchField } from '../../common/order-policy';
+import {
+  GATEWAY_STATUS_STATE,
+  gatewayStatusEffect,
+  mismatchedFields,
+  type MismatchField,
+} from '../../common/order-policy';
 import type { Order, PaymentInstruction } from '../../common/order';
 import type { PaymentKind } from '../../common/payment-kinds';
 import type { GatewayClient, InquiryResult, InquiryStatus } from '../gateway/client';

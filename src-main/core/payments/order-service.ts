@@ -2,9 +2,12 @@ import { ManagerOnlyError, checkReason, mayCancel } from '../../common/order-pol
 import type { Order } from '../../common/order';
 import { asksForPhone } from '../../common/payment-instruction';
 import { kindSpec, type PaymentKind } from '../../common/payment-kinds';
-import type { CreateResult, GatewayClient, GatewayFailure, InquiryStatus } from '../gateway/client';
+import type { CreateResult, GatewayClient, GatewayFailure } from '../gateway/client';
 import type { NewOrder, OrderLog, WriteOptions } from '../orders/order-log';
 import { GatewayStatements } from './gateway-statements';
+import { describeApplied, describeFailure, storageWords } from './order-words';
+
+export { describeFailure } from './order-words';
 import type { Actor } from './actor';
 import type { Clock } from '../ports';
 import { newMerchantTransactionId } from './order-id';
@@ -349,7 +352,6 @@ export class OrderService {
     return outcome;
   }
 
-
   private async reconcileOne(order: Order, actor: Actor): Promise<string> {
     if (this.client.config.inquiryPath) {
       const answer = await this.client.inquire(order.id);
@@ -372,7 +374,6 @@ export class OrderService {
     });
     return 'left for a manager (no status inquiry configured)';
   }
-
 
   /** A manager's confirmation that the customer paid (e.g. seen in the bank app). */
   confirmPaid(id: string, actor: Actor & { reason: string }): Order {
@@ -632,15 +633,6 @@ export class OrderService {
     }
     return this.log.transition(order.id, 'unknown', meta, patch, options);
   }
-
-}
-
-/** What the disk said, in words for a cashier (SQLite's code names stay in the log). */
-function storageWords(err: unknown): string {
-  const code = (err as { code?: string }).code ?? '';
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'the disk is full';
-  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return 'the file or its disk is read-only';
-  return `the disk refused the write: ${(err as Error).message}`;
 }
 
 /**
@@ -651,40 +643,3 @@ const ANSWER: WriteOptions = { durable: false };
 
 /** The quick status check after a lost answer waits at most this long (the cashier is waiting too). */
 const LOST_ANSWER_CHECK_MS = 3000;
-
-export function describeFailure(failure: GatewayFailure): string {
-  switch (failure.class) {
-    case 'outage':
-      return `the gateway is not answering (${failure.message}); nothing was charged — it is safe to try again with the same order`;
-    case 'storage':
-      return failure.message;
-    case 'rejected':
-      return `rejected by the gateway${failure.retcode ? ` (retcode ${failure.retcode})` : ''}, HTTP ${failure.httpStatus}: ${failure.message}`;
-    case 'not_sent':
-      return `not sent: ${failure.message}; it is safe to try again with the same order`;
-    case 'unknown':
-      return `outcome unknown: ${failure.message}; the order may exist at the gateway — reconcile, do not charge again`;
-    case 'malformed':
-      return `the gateway's answer could not be read (${failure.message}); the order may exist — reconcile`;
-    case 'invalid_input':
-      return failure.message;
-  }
-}
-
-/** What applying a gateway status did, in words (reconcile's report). */
-function describeApplied(
-  applied: 'changed' | 'unchanged' | 'late_payment' | 'closed' | 'mismatch',
-  status: InquiryStatus,
-): string {
-  switch (applied) {
-    case 'late_payment':
-      return `the gateway says ${status}: kept as a late payment, for the manager`;
-    case 'closed':
-      return `the gateway says ${status}: closed there too`;
-    case 'mismatch':
-      return "the gateway's answer does not match the order: not applied, for the manager";
-    case 'changed':
-    case 'unchanged':
-      return `the gateway says ${status}`;
-  }
-}
