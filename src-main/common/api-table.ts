@@ -50,8 +50,9 @@ export type ApiService = 'order' | 'books' | 'shift' | 'sale' | 'refund' | 'stor
 
 /**
  * Who may call a method: `cashier`, anyone at the till; `manager`, a manager's session (its token is the method's
- * first argument, and the manager service checks it); `display`, the customer display's window too (the IPC gate
- * refuses it every method without it).
+ * first argument, and the service checks it); both, a method whose first argument is a manager's token or null,
+ * where the service decides which answers need the session (the shift's reports: the X report does); `display`, the
+ * customer display's window too (the IPC gate refuses it every method without it).
  */
 export type ApiAccess = 'cashier' | 'manager' | 'display';
 
@@ -508,16 +509,18 @@ export const API_TABLE = {
     ]),
     result: returns<ShiftCloseResult>(),
   },
+  // The X report (an open shift's) shows the cash the drawer should hold: only with a manager's session, its token
+  // first. A closed shift's Z report is the cashier's too (null for the token): the close's answer told them all of it.
   shiftReport: {
     service: 'shift',
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: ['cashier', 'manager'],
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<ShiftReport>(),
   },
   shiftReportHtml: {
     service: 'shift',
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: ['cashier', 'manager'],
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<ReceiptView>(),
   },
   noSale: {
@@ -528,8 +531,8 @@ export const API_TABLE = {
   },
   printShiftReport: {
     service: 'shift',
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: ['cashier', 'manager'],
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<PrintResult>(),
   },
   // The sale at the counter (docs/sale.md): the catalogue as the cashier finds it, the cart, its figures, charging.

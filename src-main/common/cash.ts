@@ -20,9 +20,9 @@ import { badTextReason } from './strict-json';
  *
  * Decided here (not in the lead's notes): the exact-settle case above; a tender of Rp0 is refused, except cash when
  * rounding brings what is due to Rp0; an "other" tender's reference is 1 to 100 characters; amounts are at most
- * Rp100.000.000.000.000 (MAX_CASH); a pay-out above the manager's limit (default Rp100.000) needs a manager's PIN;
- * a pay-out or a cash refund larger than the cash the drawer should hold is refused; a count is at most 100000 of
- * one denomination.
+ * Rp100.000.000.000.000 (MAX_CASH); a pay-out that takes the shift's pay-outs above the manager's limit (default
+ * Rp100.000 a shift) needs a manager's PIN; a pay-out or a cash refund larger than the cash the drawer should hold is
+ * refused, without saying how much that is; a count is at most 100000 of one denomination.
  */
 
 export const CASH_UNIT = 100;
@@ -43,7 +43,7 @@ const amountSchema = z
 export const cashSettingsSchema = z
   .object({
     rounding: z.enum(CASH_ROUNDINGS, { error: ROUNDING_RULE }).default('off'),
-    /** A pay-out above this needs a manager's PIN. */
+    /** The shift's pay-outs above this, summed, need a manager's PIN (a pay-out that takes them over it). */
     payOutLimit: amountSchema.default(100_000),
   })
   .strict();
@@ -319,17 +319,29 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
 }
 
 export type MovementResult =
-  { ok: true; amount: number; reason: string; needsManagerPin: boolean } | { ok: false; issues: CashIssue[] };
+  | {
+      ok: true;
+      amount: number;
+      reason: string;
+      /** A pay-out that takes the shift's pay-outs over the limit: a manager's PIN allows it. */
+      needsManagerPin: boolean;
+      /** The shift's pay-outs before this one (0 for a pay-in). */
+      paidOut: number;
+    }
+  | { ok: false; issues: CashIssue[] };
 
 /**
- * A pay-in or pay-out: an amount above 0, a reason (trimmed, 3 to 200 characters). A pay-out may not take more than
- * the drawer should hold (`expected`), and above `payOutLimit` it needs a manager's PIN.
+ * A pay-in or pay-out: an amount above 0, a reason (trimmed, 3 to 200 characters). The manager's limit is the
+ * shift's, not one movement's: a pay-out that takes the sum of the shift's pay-outs (`paidOut` before it) over
+ * `payOutLimit` needs a manager's PIN, so two pay-outs just under the limit do not slip past it. Whether the drawer
+ * holds the amount is `cashOutIssue`'s, asked after the PIN (ShiftService): a cashier alone can only try amounts
+ * under the limit, so refused pay-outs cannot be used to find out what the drawer should hold before the count.
  */
 export function checkMovement(
   type: 'pay_in' | 'pay_out',
   amount: unknown,
   reason: unknown,
-  drawer: { expected: number; payOutLimit: number },
+  shift: { payOutLimit: number; paidOut: number },
 ): MovementResult {
   const issues: CashIssue[] = [];
   if (!isAmount(amount) || amount === 0)
@@ -338,7 +350,6 @@ export function checkMovement(
       rule: 'amount',
       message: `amount: a whole number of rupiah, more than 0 (got ${show(amount)})`,
     });
-  else if (type === 'pay_out' && amount > drawer.expected) issues.push(drawerIssue('amount', amount, drawer.expected));
   const text = typeof reason === 'string' ? reason.trim() : '';
   const n = [...text].length;
   if (n < REASON_MIN || n > REASON_MAX || badTextReason(text) !== undefined)
@@ -349,21 +360,29 @@ export function checkMovement(
     });
   if (issues.length > 0) return { ok: false, issues };
   const value = amount as number;
-  return { ok: true, amount: value, reason: text, needsManagerPin: type === 'pay_out' && value > drawer.payOutLimit };
-}
-
-function drawerIssue(field: string, amount: number, expected: number): CashIssue {
+  const paidOut = type === 'pay_out' ? shift.paidOut : 0;
   return {
-    field,
-    rule: 'drawer',
-    message: `${field}: ${formatRupiah(amount)} is more than the ${formatRupiah(Math.max(0, expected))} the drawer should hold`,
+    ok: true,
+    amount: value,
+    reason: text,
+    needsManagerPin: type === 'pay_out' && paidOut + value > shift.payOutLimit,
+    paidOut,
   };
 }
 
-/** A cash refund of `amount` against the drawer's expected cash: the issue when the drawer cannot pay it. */
+/**
+ * A pay-out or a cash refund of `amount` against the drawer's expected cash: the issue when the drawer cannot pay it.
+ * Its words never say how much the drawer should hold: the cashier sees them before the blind count.
+ */
 export function cashOutIssue(amount: number, expected: number, field = 'amount'): CashIssue | undefined {
   requireSafeInteger('cashOutIssue', 'amount', amount);
-  return amount > expected ? drawerIssue(field, amount, expected) : undefined;
+  return amount > expected
+    ? {
+        field,
+        rule: 'drawer',
+        message: `${field}: ${formatRupiah(amount)} is more than the drawer should hold`,
+      }
+    : undefined;
 }
 
 // ---------------------------------------------------------------- counting the drawer

@@ -102,8 +102,11 @@ export interface ReasonParams {
   'shift.not_found': { shiftId: string };
   /** A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination). */
   'shift.field_rule': { field: string; rule: string };
-  /** A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason). */
-  'shift.manager_pin': { refusal: string; retryAfterMs?: number };
+  /**
+   * A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason, or `pin_required`). A pay-out over
+   * the shift's limit also says the shift's pay-outs so far (`paidOut`), this `amount` and the `limit`.
+   */
+  'shift.manager_pin': { refusal: string; retryAfterMs?: number; paidOut?: number; amount?: number; limit?: number };
   'drawer.opened': { printer?: string };
   'drawer.no_printer': Record<string, never>;
   /** The OS printer prints pages, not raw bytes: the drawer behind it cannot be pulsed. */

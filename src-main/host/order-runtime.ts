@@ -275,6 +275,7 @@ export class OrderRuntime {
     };
     return new ShiftApi(service, {
       actor,
+      requireManager: (token) => store.access.requireManager(token),
       doc: (report) => {
         const s = settings();
         return buildShiftReportDoc(report, {

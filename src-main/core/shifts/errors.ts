@@ -1,4 +1,5 @@
 import type { CashIssue } from '../../common/cash';
+import { formatRupiah } from '../../common/money';
 import { OrderRuleError, type ApiErrorCode } from '../../common/order-policy';
 import { reason, type Reason } from '../../common/reasons';
 import type { PinRefusal } from '../../common/staff';
@@ -68,5 +69,23 @@ export function managerPinRefused(refusal: PinRefusal | { ok: false; reason: 'pi
     `managerPin: ${words[refusal.reason]}`,
     reason('shift.manager_pin', { refusal: refusal.reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
     [{ field: 'managerPin', rule: 'pin', message: `managerPin: ${words[refusal.reason]}` }],
+  );
+}
+
+/**
+ * A pay-out that takes the shift's pay-outs over the manager's limit, sent without a manager's PIN: the message names
+ * the pay-outs so far, this one and the limit (all the cashier's own figures; nothing of what the drawer holds).
+ */
+export function payOutNeedsManager(payOuts: { paidOut: number; amount: number; limit: number }): ShiftRuleError {
+  const { paidOut, amount, limit } = payOuts;
+  const message =
+    `managerPin: this shift's pay-outs would come to ${formatRupiah(paidOut + amount)} ` +
+    `(${formatRupiah(paidOut)} so far and this ${formatRupiah(amount)}), over the manager's limit of ` +
+    `${formatRupiah(limit)} a shift: a manager's PIN is needed (managerPin: the manager's staff id and PIN)`;
+  return new ShiftRuleError(
+    'invalid_arguments',
+    message,
+    reason('shift.manager_pin', { refusal: 'pin_required', paidOut, amount, limit }),
+    [{ field: 'managerPin', rule: 'pin', message }],
   );
 }

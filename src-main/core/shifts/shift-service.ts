@@ -1,4 +1,5 @@
 import {
+  cashOutIssue,
   checkMovement,
   countByDenomination,
   countDifference,
@@ -24,7 +25,7 @@ import { badTextReason } from '../../common/strict-json';
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { Clock } from '../ports';
 import type { DrawerCause, DrawerPort } from './drawer';
-import { invalidShiftInput, managerPinRefused, noOpenShift, shiftNotFound } from './errors';
+import { invalidShiftInput, managerPinRefused, noOpenShift, payOutNeedsManager, shiftNotFound } from './errors';
 import type { ShiftBook } from './shift-book';
 import { ShiftLedger } from './shift-ledger';
 import { buildShiftReport, NO_TENDER_SOURCE, type ShiftTenderSource } from './shift-report';
@@ -69,8 +70,9 @@ export type CloseInput = { counted: unknown } | { denominations: Readonly<Record
 
 /**
  * Shifts at this till (docs/tenders.md, "Shifts"): one open shift per terminal, opened with a float; pay-ins and
- * pay-outs with a reason (a pay-out over the manager's limit needs a manager's PIN); a manager's "no sale"; the close
- * by a blind count — the count is taken first and only the answer reveals what was expected; the X and Z reports.
+ * pay-outs with a reason (a pay-out that takes the shift's pay-outs over the manager's limit needs a manager's PIN);
+ * a manager's "no sale"; the close by a blind count — the count is taken first and only the answer reveals what was
+ * expected; the X and Z reports.
  * Every change is an event of the shift (shift-book.ts), audited in the store's audit log, and opens the drawer
  * (drawer.ts) after it is written; a drawer that does not open is said in the answer, never an error.
  *
@@ -134,18 +136,26 @@ export class ShiftService {
     const limit = (this.o.cash?.() ?? DEFAULT_CASH_SETTINGS).payOutLimit;
     const check = (shift: ShiftView) => {
       const checked = checkMovement(input.type, input.amount, input.reason, {
-        expected: shift.cash.expected,
         payOutLimit: limit,
+        paidOut: shift.cash.payOuts,
       });
       if (!checked.ok) throw invalidShiftInput(checked.issues);
       return checked;
     };
     const first = check(this.requireOpen());
-    const approvedBy = first.needsManagerPin ? await this.approval(input.managerPin, actor) : undefined;
-    // Checked again under the write lock: a refund may have taken cash from the drawer meanwhile.
+    // The PIN before the drawer: a pay-out that needs none is under the limit, so a cashier alone cannot try amounts
+    // to learn what the drawer should hold (its refusal names no figure either).
+    const approvedBy = first.needsManagerPin
+      ? await this.approval(input.managerPin, actor, { paidOut: first.paidOut, amount: first.amount, limit })
+      : undefined;
+    // Checked again under the write lock: a refund or another pay-out may have moved cash meanwhile.
     const { shift, event } = this.write(() => {
       const open = this.requireOpen();
       const checked = check(open);
+      if (checked.needsManagerPin && !approvedBy)
+        throw payOutNeedsManager({ paidOut: checked.paidOut, amount: checked.amount, limit });
+      const short = input.type === 'pay_out' ? cashOutIssue(checked.amount, open.cash.expected) : undefined;
+      if (short) throw invalidShiftInput([short]);
       const e = this.o.book.append(open.id, {
         type: input.type,
         at: this.o.clock.now().toISOString(),
@@ -266,11 +276,18 @@ export class ShiftService {
     return open;
   }
 
-  /** Who allowed it: the manager whose PIN was given, or at the command line its account (docs/cli.md). */
-  private async approval(pin: ManagerPin | undefined, actor: AuditActor): Promise<ShiftPerson> {
+  /**
+   * Who allowed it: the manager whose PIN was given, or at the command line its account (docs/cli.md). `payOuts`: a
+   * pay-out over the shift's limit, which the refusal of a missing PIN names.
+   */
+  private async approval(
+    pin: ManagerPin | undefined,
+    actor: AuditActor,
+    payOuts?: { paidOut: number; amount: number; limit: number },
+  ): Promise<ShiftPerson> {
     if (pin === undefined) {
       if (actor.source === 'cli') return { name: actor.name };
-      throw managerPinRefused({ ok: false, reason: 'pin_required' });
+      throw payOuts ? payOutNeedsManager(payOuts) : managerPinRefused({ ok: false, reason: 'pin_required' });
     }
     if (!this.o.approver) throw managerPinRefused({ ok: false, reason: 'no_such_staff' });
     const checked = await this.o.approver.approveAsManager(pin.staffId, pin.pin);

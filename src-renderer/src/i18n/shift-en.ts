@@ -26,7 +26,8 @@ export const shiftEn: typeof shiftId = {
   payOutTitle: 'Pay out',
   payInText: 'Cash put into the drawer (coins from the bank, say).',
   payOutText:
-    "Cash taken from the drawer (a supplier paid at the door, say). Above the manager's limit it needs a manager's PIN.",
+    'Cash taken from the drawer (a supplier paid at the door, say). ' +
+    "Once the shift's pay-outs come to more than the manager's limit, a manager's PIN is needed.",
   amount: 'Amount (Rp)',
   reason: 'Reason',
   reasonHint: '3 to 200 characters.',
@@ -35,6 +36,9 @@ export const shiftEn: typeof shiftId = {
   recordedOut: (amount) => `Pay-out of ${amount} recorded.`,
   managerTitle: "Manager's PIN",
   managerNeeded: 'This amount is above the limit the manager set: a manager picks their name and types their PIN.',
+  overLimit: (total, sofar, amount, limit) =>
+    `This shift's pay-outs would come to ${total} (${sofar} so far and this ${amount}), ` +
+    `above the manager's limit of ${limit} a shift: a manager picks their name and types their PIN.`,
   noSaleText: "A manager opens the drawer without a sale: a reason and the manager's PIN, audited.",
   noSaleAction: 'Open the drawer',
   noSaleDone: 'No sale recorded.',

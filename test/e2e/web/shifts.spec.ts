@@ -146,7 +146,7 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   await page.getByTestId('shift-done-button').click();
   await expect(dialog(page)).not.toBeVisible();
 
-  const closed = await loket.call('shiftReport', {});
+  const closed = await loket.call('shiftReport', null, {});
   expect(closed.kind).toBe('Z');
   expect(closed.count).toMatchObject({ expected: 400_000, counted: 395_000, difference: -5_000, status: 'short' });
   expect(closed.count?.byDenomination).toEqual({ note100000: 3, note50000: 1, note20000: 2, coin1000: 5 });

@@ -13,6 +13,7 @@ import { shift as shiftEntry, ShiftState } from '../../../src-renderer/src/state
 import { FakeApi, settle } from './fake-client';
 
 const T0 = Date.parse('2026-03-10T03:00:00.000Z');
+const MANAGER_TOKEN = 'm'.repeat(32);
 const OPENED: TillShift = {
   id: 'T1-S0001',
   terminalId: 'T1',
@@ -82,7 +83,14 @@ function setup(options: { current?: TillShift | null; managerUnlocked?: boolean 
     printDocument: async (html) => {
       prints.push(html);
     },
-    managerUnlocked: () => unlocked,
+    // The manager's session as the cashier view gives it: its token handed to the call, never to the state.
+    manager: {
+      unlocked: () => unlocked,
+      call: async (fn) =>
+        unlocked
+          ? { ok: true, value: await fn(MANAGER_TOKEN) }
+          : { ok: false, error: new CallError('locked', 'manager mode is locked') },
+    },
     now: () => T0,
   });
   made.push(shift);
@@ -426,7 +434,8 @@ describe('the X report and printing', () => {
     unlock();
     shift.show('report');
     await settle();
-    expect(fake.callsOf('shiftReport')).toEqual([[{}]]);
+    // Asked with the manager's session: the server answers the X report to nobody else.
+    expect(fake.callsOf('shiftReport')).toEqual([[MANAGER_TOKEN, {}]]);
     expect(shift.report?.kind).toBe('X');
   });
 
@@ -444,7 +453,7 @@ describe('the X report and printing', () => {
       reason: reason('print.done', { what: 'report' }),
     }));
     await shift.printReport();
-    expect(fake.callsOf('printShiftReport')).toEqual([[{ shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('printShiftReport')).toEqual([[MANAGER_TOKEN, { shiftId: 'T1-S0001' }]]);
     expect(shift.reportNotice).toMatchObject({ kind: 'printed', ok: true });
 
     fake.on('printShiftReport', () => ({
@@ -457,8 +466,71 @@ describe('the X report and printing', () => {
     expect(shift.reportNotice).toEqual({ kind: 'page' });
 
     await shift.printPage();
-    expect(fake.callsOf('shiftReportHtml')).toEqual([[{ shiftId: 'T1-S0001' }], [{ shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('shiftReportHtml')).toEqual([
+      [MANAGER_TOKEN, { shiftId: 'T1-S0001' }],
+      [MANAGER_TOKEN, { shiftId: 'T1-S0001' }],
+    ]);
     expect(prints).toHaveLength(2);
+  });
+
+  test('the Z report after the close prints without a manager (no token): the count is in', async () => {
+    const { fake, shift, prints } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('close');
+    shift.reviewCount({ mode: 'total', text: '248.050' });
+    const closedView = view({ state: 'closed' });
+    fake.on('closeShift', () => ({
+      expected: 248_050,
+      counted: 248_050,
+      difference: 0,
+      status: 'even',
+      shift: closedView,
+      report: report('Z', closedView),
+      drawer: DRAWER_OK,
+    }));
+    expect(await shift.close()).toBe(true);
+    fake.on('printShiftReport', () => ({
+      ok: false,
+      message: 'no printer',
+      reason: reason('print.no_printer', { what: 'report' }),
+    }));
+    fake.on('shiftReportHtml', () => ({ html: '<html>Z</html>' }));
+    await shift.printReport();
+    expect(fake.callsOf('printShiftReport')).toEqual([[null, { shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('shiftReportHtml')).toEqual([[null, { shiftId: 'T1-S0001' }]]);
+    expect(prints).toEqual(['<html>Z</html>']);
+  });
+
+  test('an X report whose manager locked meanwhile is not printed: the error is said', async () => {
+    const { fake, shift } = setup({ current: OPENED, managerUnlocked: true });
+    await shift.load();
+    fake.on('shiftReport', () => report('X'));
+    shift.show('report');
+    await settle();
+    fake.fail('printShiftReport', new CallError('locked', 'manager mode is locked', 401, reason('manager.locked')));
+    await shift.printReport();
+    expect(shift.reportNotice).toMatchObject({ kind: 'error', error: { code: 'locked' } });
+  });
+
+  test("a pay-out over the shift's limit says the shift's pay-outs so far, this one and the limit", async () => {
+    const { fake, shift } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('pay_out');
+    fake.fail(
+      'shiftMovement',
+      new CallError(
+        'invalid_arguments',
+        'managerPin',
+        400,
+        reason('shift.manager_pin', { refusal: 'pin_required', paidOut: 60_000, amount: 60_000, limit: 100_000 }),
+      ),
+    );
+    expect(await shift.move('60000', 'the gas man')).toBe(false);
+    expect(shift.pinAsked).toBe(true);
+    expect(shift.overLimit).toEqual({ paidOut: 60_000, amount: 60_000, limit: 100_000 });
+    shift.dismiss();
+    shift.show('pay_out');
+    expect(shift.overLimit).toBeNull();
   });
 });
 
