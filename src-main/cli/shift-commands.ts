@@ -265,6 +265,7 @@ function reportLines(r: ShiftReport, tz: string, mark: string): string[] {
     line('float', c.float),
     line('handed over', c.cashIn),
     line('change', -c.change),
+    ...(r.voided.count > 0 ? [line(`voided sales (${r.voided.count})`, -r.voided.amount)] : []),
     line(`refunds (${r.refunds.count})`, -c.cashRefunds),
     line(`pay-ins (${r.payIns.length})`, c.payIns),
     line(`pay-outs (${r.payOuts.length})`, -c.payOuts),

@@ -16,7 +16,8 @@ import { badTextReason } from './strict-json';
  *   D ≤ H < D'   (only when nearest rounds up) settles it exactly: applied D, change H − D, no rounding
  *   0 < H < D    pays part: applied H, change 0, no rounding; D − H is still due
  * A gateway or "other" tender gives no change: its amount is at most what is due (absent: all of it).
- * Expected cash of a shift = float + cash applied (handed − change) − cash refunds − pay-outs + pay-ins.
+ * Expected cash of a shift = float + cash applied (handed − change) − cash given back on voided sales − cash refunds −
+ * pay-outs + pay-ins.
  *
  * Decided here (not in the lead's notes): the exact-settle case above; a tender of Rp0 is refused, except cash when
  * rounding brings what is due to Rp0; an "other" tender's reference is 1 to 100 characters; amounts are at most
@@ -264,6 +265,8 @@ export type ShiftCashEvent =
   | { type: 'float'; amount: number }
   | { type: 'cash_tender'; handed: number; change: number }
   | { type: 'cash_refund'; amount: number }
+  /** A voided sale's cash, given back to the customer (it is no refund: the sale never completed). */
+  | { type: 'cash_void'; amount: number }
   | { type: 'pay_in'; amount: number }
   | { type: 'pay_out'; amount: number };
 
@@ -272,18 +275,20 @@ export interface ShiftCash {
   /** Cash handed over by customers, and the change given back. */
   cashIn: number;
   change: number;
-  /** cashIn − change: the cash applied to sales. */
+  /** cashIn − change: the cash applied to sales, voided ones' too. */
   cashSales: number;
+  /** The cash given back on sales voided after they took it. */
+  cashVoids: number;
   cashRefunds: number;
   payIns: number;
   payOuts: number;
-  /** float + cashSales − cashRefunds − payOuts + payIns. */
+  /** float + cashSales − cashVoids − cashRefunds − payOuts + payIns. */
   expected: number;
 }
 
 /** The shift's cash figures, rebuilt from its events (so a restart gets the same figures). */
 export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
-  const c = { float: 0, cashIn: 0, change: 0, cashRefunds: 0, payIns: 0, payOuts: 0 };
+  const c = { float: 0, cashIn: 0, change: 0, cashVoids: 0, cashRefunds: 0, payIns: 0, payOuts: 0 };
   for (const [i, e] of events.entries()) {
     const need = (name: string, v: number) => requireSafeInteger('shiftCash', `events[${i}].${name}`, v);
     switch (e.type) {
@@ -302,6 +307,10 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
         need('amount', e.amount);
         c.cashRefunds += e.amount;
         break;
+      case 'cash_void':
+        need('amount', e.amount);
+        c.cashVoids += e.amount;
+        break;
       case 'pay_in':
         need('amount', e.amount);
         c.payIns += e.amount;
@@ -315,7 +324,11 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
     }
   }
   const cashSales = c.cashIn - c.change;
-  return { ...c, cashSales, expected: c.float + cashSales - c.cashRefunds - c.payOuts + c.payIns };
+  return {
+    ...c,
+    cashSales,
+    expected: c.float + cashSales - c.cashVoids - c.cashRefunds - c.payOuts + c.payIns,
+  };
 }
 
 export type MovementResult =

@@ -340,12 +340,25 @@ describe("the shift's cash", () => {
       cashIn: 70_000,
       change: 1950,
       cashSales: 68_050,
+      cashVoids: 0,
       cashRefunds: 18_000,
       payIns: 10_000,
       payOuts: 25_000,
       expected: 235_050,
     });
     expect(shiftCash([]).expected).toBe(0);
+  });
+
+  it("a voided sale's cash given back (cash_void) lowers the expected cash, apart from the refunds", () => {
+    expect(
+      shiftCash([
+        { type: 'float', amount: 200_000 },
+        { type: 'cash_tender', handed: 50_000, change: 0 },
+        { type: 'cash_void', amount: 50_000 },
+        { type: 'cash_tender', handed: 20_000, change: 1_000 },
+      ]),
+    ).toMatchObject({ cashSales: 69_000, cashVoids: 50_000, cashRefunds: 0, expected: 219_000 });
+    expect(() => shiftCash([{ type: 'cash_void', amount: -1 }])).toThrow(/events\[0\]\.amount must be a safe integer/);
   });
 
   it('refuses a broken event rather than count it', () => {

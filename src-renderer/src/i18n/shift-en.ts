@@ -85,6 +85,7 @@ export const shiftEn: typeof shiftId = {
   salesByTender: 'Sales by tender',
   tender: { cash: 'Cash', gateway: 'Digital payment', other: 'Other' },
   cashSales: 'Cash sales (handed − change)',
+  voided: 'Voided sales, cash given back',
   refunds: 'Cash refunds',
   payIns: 'Pay-ins',
   payOuts: 'Pay-outs',

@@ -89,6 +89,8 @@ export const shiftId = {
   salesByTender: 'Penjualan per pembayaran',
   tender: { cash: 'Tunai', gateway: 'Pembayaran digital', other: 'Lainnya' },
   cashSales: 'Penjualan tunai (diterima − kembalian)',
+  /** Sales voided after they took cash (a split sale whose QRIS part failed): the cash went back to the customer. */
+  voided: 'Penjualan batal, tunai dikembalikan',
   refunds: 'Refund tunai',
   payIns: 'Kas masuk',
   payOuts: 'Kas keluar',
