@@ -11,6 +11,7 @@ import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer, type DrawerPrinter } from '../core/shifts/drawer';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
+import { SalesBeingPaid } from '../core/sales/sales-being-paid';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService, type CloseInput } from '../core/shifts/shift-service';
 import { PRIVATE_FILE_MODE } from '../db/open';
@@ -89,6 +90,8 @@ function serviceOf(books: Books, env: NodeJS.ProcessEnv): ShiftService {
     staffName: (id) => books.staffNames.find((s) => s.id === id)?.name,
     // The X/Z report's gateway and other tenders, from the sales of the shift.
     tenders: new SaleShiftTenders(books.db),
+    // The close waits for the till's sales still being paid.
+    salesBeingPaid: new SalesBeingPaid(books.db),
   });
 }
 

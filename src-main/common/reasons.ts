@@ -100,6 +100,13 @@ export interface ReasonParams {
   'shift.none_open': Record<string, never>;
   'shift.already_open': { shiftId: string };
   'shift.not_found': { shiftId: string };
+  /**
+   * The shift cannot close while a sale of this till is being paid: each by its struk number, with its gateway order
+   * still waiting (its method and state) when it has one.
+   */
+  'shift.sales_being_paid': {
+    sales: { serial: string; orderId?: string; methodId?: string; orderState?: OrderState }[];
+  };
   /** A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination). */
   'shift.field_rule': { field: string; rule: string };
   /**

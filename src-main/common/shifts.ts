@@ -1,4 +1,5 @@
 import type { CashRule, CountDifference, DenominationId, ShiftCash } from './cash';
+import type { OrderState } from './order';
 import type { Reason } from './reasons';
 
 /**
@@ -136,4 +137,21 @@ export interface ShiftFieldIssue {
   field: string;
   rule: CashRule | 'pin';
   message: string;
+}
+
+/**
+ * A sale of this till still being paid (`tendering`): a shift cannot close under it (its cash is the shift's, and so
+ * is any cash to give back should it be voided). Named as its struk is, with its gateway order still waiting.
+ */
+export interface SaleBeingPaid {
+  saleId: string;
+  /** The struk's number: `T01-000042`. */
+  serial: string;
+  total: number;
+  /** When it was rung up (UTC ISO). */
+  since: string;
+  /** Its gateway part still waiting: the order, its payment method and the order's state (unknown: a manager's). */
+  orderId?: string;
+  methodId?: string;
+  orderState?: OrderState;
 }

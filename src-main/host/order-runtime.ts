@@ -28,6 +28,7 @@ import { RefundApi } from '../core/sales/refund-api';
 import { RefundService } from '../core/sales/refund-service';
 import { RefundStore } from '../core/sales/refund-store';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
+import { SalesBeingPaid } from '../core/sales/sales-being-paid';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import { OrderWatch } from './order-watch';
 import { startPendingWrites } from './pending-writes';
@@ -267,6 +268,8 @@ export class OrderRuntime {
       drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
       // The X/Z report's gateway and other tenders, from the sales of the shift.
       tenders: new SaleShiftTenders(loket.db),
+      // The close waits for the till's sales still being paid.
+      salesBeingPaid: new SalesBeingPaid(loket.db),
     });
     /** Who acts at the till: the member of staff signed in, else the till itself. */
     const actor = (): AuditActor => {

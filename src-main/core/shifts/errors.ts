@@ -3,7 +3,7 @@ import { formatRupiah } from '../../common/money';
 import { OrderRuleError, type ApiErrorCode } from '../../common/order-policy';
 import { reason, type Reason } from '../../common/reasons';
 import type { PinRefusal } from '../../common/staff';
-import type { ShiftFieldIssue } from '../../common/shifts';
+import type { SaleBeingPaid, ShiftFieldIssue } from '../../common/shifts';
 
 /**
  * A broken rule of the shifts (docs/tenders.md, "Shifts"). It extends OrderRuleError so that `toApiError` reports it
@@ -47,6 +47,36 @@ export function shiftAlreadyOpen(shiftId: string): ShiftRuleError {
     'conflict',
     `a shift is already open on this till (${shiftId}): close it with its count first`,
     reason('shift.already_open', { shiftId }),
+  );
+}
+
+/**
+ * The shift cannot close while a sale of this till is still being paid: its cash is in this drawer, and should the
+ * sale be voided its cash goes back out of this shift. Names each sale and what to do about it.
+ */
+export function salesBeingPaid(sales: readonly SaleBeingPaid[]): ShiftRuleError {
+  const named = sales.map((s) =>
+    s.orderId
+      ? `${s.serial} (${formatRupiah(s.total)}; its ${s.methodId ?? 'gateway'} order ${s.orderId} is ` +
+        `${s.orderState ?? 'not found'})`
+      : `${s.serial} (${formatRupiah(s.total)})`,
+  );
+  const unknown = sales.some((s) => s.orderState === 'unknown');
+  return new ShiftRuleError(
+    'conflict',
+    `the shift cannot close while ${sales.length === 1 ? 'a sale of this till is' : 'sales of this till are'} ` +
+      `still being paid: ${named.join(', ')}. Wait for the payment, check it again (the payment screen's Check ` +
+      `again, or npm run cli -- reconcile), or void the sale (cancel its order: npm run cli -- order cancel ORDER ` +
+      `--reason R)${unknown ? '; an order whose outcome is unknown is for a manager to decide' : ''}; then close ` +
+      'the shift',
+    reason('shift.sales_being_paid', {
+      sales: sales.map((s) => ({
+        serial: s.serial,
+        ...(s.orderId === undefined ? {} : { orderId: s.orderId }),
+        ...(s.methodId === undefined ? {} : { methodId: s.methodId }),
+        ...(s.orderState === undefined ? {} : { orderState: s.orderState }),
+      })),
+    }),
   );
 }
 

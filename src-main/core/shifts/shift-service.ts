@@ -12,6 +12,7 @@ import { dayIn } from '../../common/gateway-time';
 import { REASON_MAX, REASON_MIN } from '../../common/order-policy';
 import type {
   DrawerResult,
+  SaleBeingPaid,
   ShiftChangeResult,
   ShiftCloseResult,
   ShiftEventView,
@@ -25,7 +26,14 @@ import { badTextReason } from '../../common/strict-json';
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { Clock } from '../ports';
 import type { DrawerCause, DrawerPort } from './drawer';
-import { invalidShiftInput, managerPinRefused, noOpenShift, payOutNeedsManager, shiftNotFound } from './errors';
+import {
+  invalidShiftInput,
+  managerPinRefused,
+  noOpenShift,
+  payOutNeedsManager,
+  salesBeingPaid,
+  shiftNotFound,
+} from './errors';
 import type { ShiftBook } from './shift-book';
 import { ShiftLedger } from './shift-ledger';
 import { buildShiftReport, NO_TENDER_SOURCE, type ShiftTenderSource } from './shift-report';
@@ -52,6 +60,11 @@ export interface ShiftServiceOptions {
   audit?: AuditLog;
   /** The sales' other tenders and rounding for a report (shift-report.ts). */
   tenders?: ShiftTenderSource;
+  /**
+   * The till's sales still being paid (core/sales/sales-being-paid.ts): the close is refused while there is one,
+   * naming it. Absent (a ledger only, tests of the shift alone): no sale is asked about.
+   */
+  salesBeingPaid?: { ofTerminal(terminalId: string): SaleBeingPaid[] };
   /** A staff member's name, for a sale's cash recorded through the ledger. */
   staffName?: (staffId: number) => string | undefined;
   /** A drawer that did not open after a sale's cash (the sale itself is done): for the log and the screens. */
@@ -234,6 +247,9 @@ export class ShiftService {
     const by = personOf(actor);
     const shift = this.write(() => {
       const open = this.requireOpen();
+      // Asked under the write lock: no sale of this till starts being paid between the question and the close.
+      const paying = this.o.salesBeingPaid?.ofTerminal(open.terminalId) ?? [];
+      if (paying.length > 0) throw salesBeingPaid(paying);
       return this.o.book.close(open.id, {
         at: this.o.clock.now().toISOString(),
         by,

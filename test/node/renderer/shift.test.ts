@@ -9,6 +9,9 @@ import type { DrawerResult, ShiftReport, ShiftView, TillShift } from '../../../s
 import { reason } from '../../../src-main/common/reasons';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { DENOMINATIONS, MAX_COUNT } from '../../../src-renderer/src/lib/denominations';
+import { en } from '../../../src-renderer/src/i18n/en';
+import { id } from '../../../src-renderer/src/i18n/id';
+import { sayReason } from '../../../src-renderer/src/lib/say';
 import { shift as shiftEntry, ShiftState } from '../../../src-renderer/src/state/shift.svelte';
 import { FakeApi, settle } from './fake-client';
 
@@ -407,6 +410,29 @@ describe('the blind count', () => {
     });
     expect(await closing).toBe(true);
     expect(shift.closed?.status).toBe('even');
+  });
+
+  test('refused while a sale is being paid: said in the dialog, the shift stays open, the count kept', async () => {
+    const { fake, shift } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('close');
+    shift.reviewCount({ mode: 'total', text: '100000' });
+    const why = reason('shift.sales_being_paid', {
+      sales: [{ serial: 'T1-000042', orderId: 'T1-Q', methodId: 'qris_dynamic', orderState: 'awaiting_payment' }],
+    });
+    fake.fail('closeShift', new CallError('conflict', 'being paid', 409, why));
+    expect(await shift.close()).toBe(false);
+    expect(shift.error?.reason).toEqual(why);
+    expect(shift.closeStep).toBe('confirm');
+    expect(shift.countedTotal).toBe(100_000);
+    expect(shift.current).toEqual(OPENED);
+    // Said in the screen's language: the struk number, the method, the order and its state, and what to do.
+    const methods = [{ id: 'qris_dynamic', label: { id: 'QRIS', en: 'QRIS' } }] as never;
+    expect(sayReason(why, en, { lang: 'en', methods })).toBe(
+      'The shift cannot be closed while a sale is still being paid: T1-000042 (QRIS T1-Q: waiting for payment). ' +
+        'Wait for the payment, check it again on the payment screen, or void the sale; then close the shift.',
+    );
+    expect(sayReason(why, id, { lang: 'id', methods })).toMatch(/^Shift belum dapat ditutup .*T1-000042 \(QRIS T1-Q: /);
   });
 
   test('closed elsewhere meanwhile: said, and the header follows', async () => {
