@@ -8,6 +8,7 @@ import type { DrawerResult, ShiftReport, ShiftView } from '../common/shifts';
 import { sendToNetworkPrinter } from '../adapters/tcp-printer';
 import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
+import { AuditLog } from '../core/audit/audit-log';
 import { printerDrawer, type DrawerPrinter } from '../core/shifts/drawer';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
@@ -86,7 +87,9 @@ function serviceOf(books: Books, env: NodeJS.ProcessEnv): ShiftService {
     cash: () => cashSettingsOf(settings),
     drawer: printerDrawer(() => drawerPrinterOf(settings)),
     approver: books.store.access,
-    audit: books.store.audit,
+    // On the order log's connection (the training log in training, with stand-ins for the store's staff), so each
+    // change and its audit entry commit together.
+    audit: books.training ? new AuditLog(books.db, books.clock, { standInStaff: true }) : books.store.audit,
     staffName: (id) => books.staffNames.find((s) => s.id === id)?.name,
     // The X/Z report's gateway and other tenders, from the sales of the shift.
     tenders: new SaleShiftTenders(books.db),

@@ -10,7 +10,7 @@ import { buildReceipt } from '../core/receipts/receipt-model';
 import { renderReceiptHtml } from '../core/receipts/receipt-html';
 import { buildPaymentSlip } from '../core/receipts/slip-model';
 import { openLoket, type Loket, type OpenOptions, type StoreBooks } from '../runtime';
-import { staffActor, type AuditActor } from '../core/audit/audit-log';
+import { AuditLog, staffActor, type AuditActor } from '../core/audit/audit-log';
 import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer } from '../core/shifts/drawer';
 import { ShiftApi } from '../core/shifts/shift-api';
@@ -262,7 +262,9 @@ export class OrderRuntime {
       cash: () => cashSettingsOf(settings()),
       drawer: printerDrawer(() => printing.drawer(settings())),
       approver: store.access,
-      audit: store.audit,
+      // On the order log's own connection, so each change and its entry commit together: the store's books when
+      // live (the same file and connection), the training log in training (with stand-ins for the store's staff).
+      audit: loket.training ? new AuditLog(loket.db, clock, { standInStaff: true }) : store.audit,
       staffName: (id) => store.access.staff.get(id)?.name,
       // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
       drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
