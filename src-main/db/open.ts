@@ -10,7 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { LATEST_SCHEMA_VERSION, migrate, schemaVersion, SchemaTooNewError } from './migrations';
+import { migrate, pendingMigrations, schemaVersion } from './migrations/runner';
 
 export type Database = BetterSqlite3.Database;
 
@@ -162,12 +162,12 @@ export function openDatabaseReadOnly(path: string): Database {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const problems = checkDatabase(db, 'quick');
     if (problems.length > 0) throw damaged(path, problems);
-    const version = schemaVersion(db);
-    if (version > LATEST_SCHEMA_VERSION) throw new SchemaTooNewError(version, LATEST_SCHEMA_VERSION);
-    if (version < LATEST_SCHEMA_VERSION)
+    // A file of a newer Loket throws SchemaTooNewError; one that lacks a migration (even one numbered below its
+    // version: migrations are numbered with gaps) is of an older one.
+    if (pendingMigrations(db).length > 0)
       throw new Error(
-        `the order log ${path} is of an older Loket (schema ${version}): it is brought up to date when Loket, or a ` +
-          'command that changes the books, next opens it. Start Loket once, then read it again.',
+        `the order log ${path} is of an older Loket (schema ${schemaVersion(db)}): it is brought up to date when ` +
+          'Loket, or a command that changes the books, next opens it. Start Loket once, then read it again.',
       );
     // SQLite made the WAL's companions for this reader if they were missing: private like the rest.
     makePrivateFiles(path);

@@ -4,8 +4,8 @@ import { canonicalJson, sha256Hex } from './canonical-json';
 import { uuidv7Of } from './uuidv7';
 
 /**
- * The functions migration 7 calls to give the events already in a log their outbox rows (db/migrations.ts):
- * SQLite has no SHA-256, no canonical JSON and no UUIDv7 of its own. They are registered on the migrating
+ * The functions migration 7 calls to give the events already in a log their outbox rows
+ * (db/migrations/0007-outbox-and-store-link.ts): SQLite has no SHA-256, no canonical JSON and no UUIDv7 of its own. They are registered on the migrating
  * connection by `migrate()`; nothing else calls them, so a connection opened by another tool (the sqlite3 shell)
  * needs none of them.
  *

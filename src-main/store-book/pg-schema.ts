@@ -7,7 +7,7 @@ import type { PgClient } from './pg-connect';
  * `store init` can run again at any time (it applies what is missing and changes nothing else) and two at once
  * wait for each other.
  *
- * A migration, once released, is frozen, as the till's are (db/migrations.ts): a change is a new migration.
+ * A migration, once released, is frozen, as the till's are (db/migrations/migration.ts): a change is a new migration.
  *
  * The tables:
  * - `stores`: the store (code, name, time zone); at head office, one row per store (replicated from each store);

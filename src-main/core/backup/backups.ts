@@ -3,7 +3,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync
 import { chmod, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { checkDatabase, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Database } from '../../db/open';
-import { LATEST_SCHEMA_VERSION, schemaVersion } from '../../db/migrations';
+import { LATEST_SCHEMA_VERSION } from '../../db/migrations/registry';
+import { schemaVersion } from '../../db/migrations/runner';
 import { systemClock, type Clock } from '../ports';
 
 /**

@@ -120,7 +120,7 @@ export interface EventRow {
 // The casts below are safe because the schema checks every column they read: CHECK lists hold api, state,
 // delivery, type, from_state and to_state (since migration 1), kind and source (since migration 4);
 // training and late_payment are 0 or 1; instruction and payload are valid JSON. Since migration 4 the tables
-// are STRICT too, so a column declared INTEGER or TEXT holds nothing else. (db/migrations.ts)
+// are STRICT too, so a column declared INTEGER or TEXT holds nothing else. (db/migrations/)
 
 export function rowToOrder(r: OrderRow): Order {
   const order: Order = {

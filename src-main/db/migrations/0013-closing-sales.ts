@@ -1,10 +1,10 @@
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 /**
  * Migration 13: a closing keeps the day's sales figures (common/reports.ts's SalesFigures as JSON: the tax summary,
  * by category, top sellers, tenders, rounding) beside its order figures, so a closed day's record carries what was
  * sold as it stood at closing (docs/end-of-day.md, "Closing the day"). NULL for a closing made before: it has none.
- * Frozen once released, like every migration (migrations.ts).
+ * Frozen once released, like every migration (migration.ts).
  */
 export const MIGRATION_13: Migration = {
   version: 13,
