@@ -1,4 +1,4 @@
-// Migration 30 (src-main/db/migration-30-shift-void.ts): shift_events is rebuilt to take `cash_void`. From a
+// Migration 30 (src-main/db/migrations/0030-shift-events-cash-void.ts): shift_events is rebuilt to take `cash_void`. From a
 // version-14 file with shifts of every event type and their outbox rows: every row comes over as it was (seq too),
 // the AUTOINCREMENT sequence goes on, the index and triggers are migration 11's word for word, the table's text is
 // migration 11's but for 'cash_void' in its two lists, and nothing else in the schema changes.
@@ -11,9 +11,9 @@ import { cliActor } from '../../src-main/core/audit/audit-log';
 import { NO_DRAWER } from '../../src-main/core/shifts/drawer';
 import { ShiftBook } from '../../src-main/core/shifts/shift-book';
 import { ShiftService } from '../../src-main/core/shifts/shift-service';
-import { MIGRATION_30 } from '../../src-main/db/migration-30-shift-void';
-import { MIGRATIONS, migrate, schemaVersion } from '../../src-main/db/migrations';
-import type { Database } from '../../src-main/db/open';
+import { MIGRATIONS } from '../../src-main/db/migrations/registry';
+import { migrate, schemaVersion } from '../../src-main/db/migrations/runner';
+import { openDatabase, type Database } from '../../src-main/db/open';
 import { FakeClock } from './helpers/fake-clock';
 
 let dir: string;
@@ -31,12 +31,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Migration 30 as migrate() applies one: its SQL and the version in one IMMEDIATE transaction. */
+/** Every migration up to 14: a database as the Loket before this one left it. */
+const UP_TO_14 = MIGRATIONS.filter((m) => m.version <= 14);
+
+/** The runner brings it up to date: migration 30, in its own IMMEDIATE transaction. */
 function apply30(): void {
-  db.transaction(() => {
-    db.exec(MIGRATION_30.sql);
-    db.pragma(`user_version = ${MIGRATION_30.version}`);
-  }).immediate();
+  expect(migrate(db)).toEqual({ from: 14, to: 30 });
 }
 
 function service(clock: FakeClock, terminalId: string): ShiftService {
@@ -93,7 +93,7 @@ const tableSql = () =>
 
 describe('migration 30: shift_events takes cash_void', () => {
   it('carries a version-14 file over row for row, seq for seq; the index, triggers and the rest of the schema as they were', async () => {
-    migrate(db, MIGRATIONS);
+    migrate(db, UP_TO_14);
     expect(schemaVersion(db)).toBe(14);
     await seedV14();
     const events = rows('shift_events');
@@ -164,11 +164,24 @@ describe('migration 30: shift_events takes cash_void', () => {
   });
 
   it('runs on a database with no shift yet (no sequence to carry): the first event is seq 1', async () => {
-    migrate(db, MIGRATIONS);
+    migrate(db, UP_TO_14);
     apply30();
     expect(rows('shift_events')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     await service(new FakeClock('2026-11-25T05:00:00.000Z'), 'T01').open({ float: 0 }, cliActor('sri'));
     expect(db.prepare('SELECT seq FROM shift_events').pluck().all()).toEqual([1]);
+  });
+
+  it('a database at version 14 ends, after migration 30, with the schema of a new one', () => {
+    migrate(db, UP_TO_14);
+    migrate(db);
+    const fresh = openDatabase(join(dir, 'new.db'));
+    try {
+      const schema = (d: Database) =>
+        d.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all();
+      expect(schema(db)).toEqual(schema(fresh));
+    } finally {
+      fresh.close();
+    }
   });
 });

@@ -22,7 +22,6 @@ import { openDatabase, type Database } from '../../src-main/db/open';
 import { FakeClock } from './helpers/fake-clock';
 import { tempDir } from './helpers/loket';
 import { propertyParams } from './helpers/property';
-import { takeMigration30 } from './helpers/shift-void';
 
 const TZ = 'Asia/Jakarta';
 const TILL: AuditActor = { name: 'Ani', source: 'app' };
@@ -36,7 +35,7 @@ let opened: DrawerCause[];
 let n = 0;
 
 function open(): void {
-  db = takeMigration30(openDatabase(join(dir.path, 'loket.db')));
+  db = openDatabase(join(dir.path, 'loket.db'));
   sales = new SaleStore(db, clock);
   shifts = new ShiftService({
     book: new ShiftBook(db),

@@ -1,10 +1,10 @@
-import type { Migration } from './migrations';
+import type { Migration } from './migration';
 
 const COLUMNS = `seq, shift_id, at, type, amount, change, document_id, reason, staff_id, actor, approved_by_staff_id,
   approved_by, payload`;
 
 /**
- * Migration 30 (the number reserved for the shifts' work): a shift's events gain `cash_void`, the cash given back to
+ * Migration 30: a shift's events gain `cash_void`, the cash given back to
  * the customer when a sale that took it is voided (a split sale whose QRIS part failed). It is not a refund: the
  * Z report counts that sale neither as a cash sale nor as a refund, as the day report counts only completed sales
  * (docs/tenders.md, "The shift's cash").
@@ -14,7 +14,7 @@ const COLUMNS = `seq, shift_id, at, type, amount, change, document_id, reason, s
  * AUTOINCREMENT sequence and every row copied with its seq (the outbox's rows name events by their seq), the old table
  * dropped and the new one renamed, then migration 11's index and triggers made again, the same. Nothing points at
  * shift_events, so nothing else changes. No row to refuse: every type of the old list is in the new one.
- * Frozen once released, like every migration (migrations.ts).
+ * Frozen once released, like every migration (migration.ts).
  */
 export const MIGRATION_30: Migration = {
   version: 30,
@@ -51,6 +51,8 @@ export const MIGRATION_30: Migration = {
 
       DROP TABLE shift_events;
       ALTER TABLE shift_events_v30 RENAME TO shift_events;
+      -- Copying no row at all still leaves a sequence of 0, which the old table never had: none, as before.
+      DELETE FROM sqlite_sequence WHERE name = 'shift_events' AND seq = 0 AND NOT EXISTS (SELECT 1 FROM shift_events);
 
       -- Migration 11's index and triggers.
       CREATE INDEX shift_events_shift ON shift_events (shift_id, seq);
