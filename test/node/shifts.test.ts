@@ -340,6 +340,9 @@ describe('pay-ins, pay-outs and no sale', () => {
     // Over the drawer and over the limit: the PIN is asked for, and the drawer is not mentioned.
     const big = await s.movement({ type: 'pay_out', amount: 150_000, reason: 'the rent' }, TILL).catch((e) => e);
     expect(big).toMatchObject({ why: { params: { refusal: 'pin_required' } } });
+    expect((big as Error).message).toMatch(
+      /^managerPin: this pay-out of Rp150\.000 is over the manager's limit of Rp100\.000 a shift: a manager's PIN/,
+    );
     expect(JSON.stringify(big)).not.toMatch(/Rp50\.000|drawer should hold/);
     // Under the limit and over the drawer: refused with no figure of the drawer.
     const small = await s.movement({ type: 'pay_out', amount: 60_000, reason: 'the rent' }, TILL).catch((e) => e);

@@ -108,10 +108,14 @@ export function managerPinRefused(refusal: PinRefusal | { ok: false; reason: 'pi
  */
 export function payOutNeedsManager(payOuts: { paidOut: number; amount: number; limit: number }): ShiftRuleError {
   const { paidOut, amount, limit } = payOuts;
+  const over =
+    paidOut === 0
+      ? `this pay-out of ${formatRupiah(amount)} is`
+      : `this shift's pay-outs would come to ${formatRupiah(paidOut + amount)} ` +
+        `(${formatRupiah(paidOut)} so far and this ${formatRupiah(amount)}),`;
   const message =
-    `managerPin: this shift's pay-outs would come to ${formatRupiah(paidOut + amount)} ` +
-    `(${formatRupiah(paidOut)} so far and this ${formatRupiah(amount)}), over the manager's limit of ` +
-    `${formatRupiah(limit)} a shift: a manager's PIN is needed (managerPin: the manager's staff id and PIN)`;
+    `managerPin: ${over} over the manager's limit of ${formatRupiah(limit)} a shift: a manager's PIN is needed ` +
+    "(managerPin: the manager's staff id and PIN)";
   return new ShiftRuleError(
     'invalid_arguments',
     message,

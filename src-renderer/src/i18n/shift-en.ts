@@ -36,6 +36,9 @@ export const shiftEn: typeof shiftId = {
   recordedOut: (amount) => `Pay-out of ${amount} recorded.`,
   managerTitle: "Manager's PIN",
   managerNeeded: 'This amount is above the limit the manager set: a manager picks their name and types their PIN.',
+  overLimitFirst: (amount, limit) =>
+    `This pay-out of ${amount} is above the manager's limit of ${limit} a shift: ` +
+    'a manager picks their name and types their PIN.',
   overLimit: (total, sofar, amount, limit) =>
     `This shift's pay-outs would come to ${total} (${sofar} so far and this ${amount}), ` +
     `above the manager's limit of ${limit} a shift: a manager picks their name and types their PIN.`,

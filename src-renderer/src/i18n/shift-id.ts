@@ -39,6 +39,9 @@ export const shiftId = {
   recordedOut: (amount: string) => `Kas keluar ${amount} dicatat.`,
   managerTitle: 'PIN manajer',
   managerNeeded: 'Jumlah ini di atas batas yang ditetapkan manajer: manajer memilih namanya dan mengetik PIN.',
+  /** A pay-out over the manager's limit (the limit is per shift: the sum of its pay-outs), the shift's first. */
+  overLimitFirst: (amount: string, limit: string) =>
+    `Kas keluar ${amount} ini melebihi batas manajer ${limit} per shift: manajer memilih namanya dan mengetik PIN.`,
   overLimit: (total: string, sofar: string, amount: string, limit: string) =>
     `Kas keluar shift ini akan menjadi ${total} (${sofar} sebelumnya dan ${amount} ini), ` +
     `melebihi batas manajer ${limit} per shift: manajer memilih namanya dan mengetik PIN.`,
