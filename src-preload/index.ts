@@ -1,5 +1,5 @@
 // Runs in a sandboxed preload: only 'electron' (a restricted subset) can be required at runtime, so everything else
-// of ours is bundled in: the table of API methods (src-main/common/api-table.ts) names what the bridge exposes.
+// of ours is bundled in: the table of API methods (src-main/common/api-table/) names what the bridge exposes.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { apiMethodNames, bridgeMethods, type LiveEvent, type LoketBridge } from '../src-main/common/api';
 import { ipcChannel, ipcEventChannel, ipcSaveDownloadChannel } from '../src-main/common/ipc-channels';

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatRupiah } from '../common/money';
+import { CATALOGUE_UPLOAD_MAX_BYTES } from '../common/product-form';
 import { loadItemCatalogue } from '../core/catalogue';
 import { ExportFileExistsError, writeFileAtomically } from '../core/export/export-file';
 import { writeCatalogueCsv, writeCatalogueXlsx } from '../core/products/catalogue-export';
@@ -56,12 +57,7 @@ async function importFile(argv: string[], options: CatalogueCommandOptions, io: 
   const path = positionals[0];
   if (!path) throw new UsageError('catalogue import: FILE: is required (a CSV or XLSX file)');
   if (positionals.length > 1) throw new UsageError('catalogue import: one FILE at a time');
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    throw new UsageError(`FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${path}`);
-  }
+  const bytes = readImportFile(path);
   return withStore(options, async (store) => {
     const products = openCatalogue(store, options.itemsPath);
     const parsed = await importCatalogue(bytes, {
@@ -107,6 +103,47 @@ async function importFile(argv: string[], options: CatalogueCommandOptions, io: 
     }
     return EXIT.OK;
   });
+}
+
+const MIB = 1024 * 1024;
+
+/** The refusal of a file over the limit, naming its size (when it has one) and the limit. */
+function tooLarge(path: string, size?: number): UsageError {
+  const what = size === undefined ? 'is' : `is ${(size / MIB).toFixed(1)} MiB (${size} bytes),`;
+  return new UsageError(
+    `FILE: ${what} more than the ${CATALOGUE_UPLOAD_MAX_BYTES / MIB} MiB (${CATALOGUE_UPLOAD_MAX_BYTES} bytes) ` +
+      `a catalogue file may be; nothing was imported: ${path}`,
+  );
+}
+
+/**
+ * The import file's bytes, at most CATALOGUE_UPLOAD_MAX_BYTES (the app's limit too): its size is checked before a
+ * byte is read, so a file of 50 MB is refused without holding it (or the rows it would become) in memory; and the
+ * read stops past the limit for what has no size to check (a pipe) or grew meanwhile.
+ */
+function readImportFile(path: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new UsageError(`FILE: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${path}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new UsageError(`FILE: cannot be read (EISDIR): ${path}`);
+    if (stat.size > CATALOGUE_UPLOAD_MAX_BYTES) throw tooLarge(path, stat.size);
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.alloc(MIB);
+    let used = 0;
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      used += n;
+      if (used > CATALOGUE_UPLOAD_MAX_BYTES) throw tooLarge(path);
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, used);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function exportFile(argv: string[], options: CatalogueCommandOptions, io: Io): Promise<number> {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { dayIn, dayRange, formatGatewayDate } from '../common/gateway-time';
 import { ORDER_STATES, type OrderState } from '../common/order';
 import { OrderRuleError, REASON_RULE, reasonSchema } from '../common/order-policy';
+import { MAX_RUPIAH, readWholeRupiah, rupiahMessage } from '../common/whole-rupiah';
 import { publicFailure } from '../core/gateway/client';
 import { describeFailure } from '../core/payments/order-service';
 import { openLoket, type Loket, type OpenOptions } from '../runtime';
@@ -49,11 +50,13 @@ async function withLoket<T>(options: OpenOptions, io: Io, fn: (loket: Loket) => 
   }
 }
 
+/** The amount typed, judged as digits (never rounded through a number first); the method's own range comes after. */
 function wholeRupiah(text: string | undefined): number {
   if (text === undefined) throw new UsageError('--amount: is required');
-  if (!/^\d+$/.test(text))
-    throw new UsageError(`--amount: a whole number of rupiah, digits only (got ${JSON.stringify(text)})`);
-  return Number(text);
+  const range = { min: 1, max: MAX_RUPIAH };
+  const read = readWholeRupiah(text, range);
+  if (!read.ok) throw new UsageError(rupiahMessage('--amount', range, text));
+  return read.value;
 }
 
 export async function runOrderCommand(argv: string[], options: OpenOptions = {}, io: Io = defaultIo): Promise<number> {

@@ -1,10 +1,19 @@
 import { parseArgs } from 'node:util';
 import type { ChargeFailure, ChargeInput, ChargeResult } from '../common/api';
-import type { TenderInput } from '../common/cash';
+import { MAX_CASH, type TenderInput } from '../common/cash';
 import { formatRupiah } from '../common/money';
 import type { Order, OrderState } from '../common/order';
 import { lineOfProduct, type ChargeSaleResult, type SaleFieldIssue, type SaleView } from '../common/sale';
-import type { Discount, SaleLine } from '../common/sale-line';
+import {
+  DISCOUNT_AMOUNT_RANGE,
+  MAX_QTY,
+  nameProblem,
+  QTY_RULE,
+  UNIT_PRICE_RANGE,
+  type Discount,
+  type SaleLine,
+} from '../common/sale-line';
+import { readWholeRupiah, rupiahMessage, rupiahRule, type RupiahRange } from '../common/whole-rupiah';
 import { publicFailure } from '../core/gateway/client';
 import { loadItemCatalogue } from '../core/catalogue';
 import { systemClock, type Clock } from '../core/ports';
@@ -50,31 +59,38 @@ export function parseDiscount(text: string): Discount {
       throw new UsageError(`--discount: a percentage from 0% to 100% (got ${JSON.stringify(text)})`);
     return { kind: 'percent', valueBp };
   }
-  if (/^\d{1,15}$/.test(text)) return { kind: 'amount', value: Number(text) };
+  if (/^\d+$/.test(text)) return { kind: 'amount', value: typedRupiah(text, '--discount', DISCOUNT_AMOUNT_RANGE) };
   throw new UsageError(
-    `--discount: a whole number of rupiah (5000) or a percentage (10%, 12.5%) (got ${JSON.stringify(text)})`,
+    `--discount: ${rupiahRule(DISCOUNT_AMOUNT_RANGE)} (5000) or a percentage (10%, 12.5%) (got ${JSON.stringify(text)})`,
   );
+}
+
+/** What a cash tender may hand over (0: only when rounding leaves nothing due), and what another tender may pay. */
+const HANDED_RANGE = { min: 0, max: MAX_CASH };
+const TENDER_AMOUNT_RANGE = { min: 1, max: MAX_CASH };
+
+/** Digits typed for `flag` as an amount in `range`; else a UsageError naming the rule, echoing the text as typed. */
+function typedRupiah(text: string, flag: string, range: RupiahRange): number {
+  const read = readWholeRupiah(text, range);
+  if (!read.ok) throw new UsageError(rupiahMessage(flag, range, text));
+  return read.value;
 }
 
 export function parsePay(text: string, i: number): TenderInput {
   const at = `--pay #${i + 1}`;
-  const amount = (s: string | undefined, what: string): number => {
-    if (s === undefined || !/^\d{1,15}$/.test(s))
-      throw new UsageError(`${at}: ${what}: a whole number of rupiah, digits only (got ${JSON.stringify(s ?? '')})`);
-    return Number(s);
-  };
+  const amount = (s: string | undefined, range: RupiahRange): number => typedRupiah(s ?? '', `${at}: AMOUNT`, range);
   const [head, ...rest] = text.split(':');
   if (head === 'cash') {
     if (rest.length !== 1)
       throw new UsageError(`${at}: cash:AMOUNT, the cash handed over (got ${JSON.stringify(text)})`);
-    return { kind: 'cash', handed: amount(rest[0], 'AMOUNT') };
+    return { kind: 'cash', handed: amount(rest[0], HANDED_RANGE) };
   }
   if (head === 'other') {
     if (rest.length < 2)
       throw new UsageError(
         `${at}: other:AMOUNT:REFERENCE, the slip's or the transfer's reference (got ${JSON.stringify(text)})`,
       );
-    return { kind: 'other', amount: amount(rest[0], 'AMOUNT'), reference: rest.slice(1).join(':') };
+    return { kind: 'other', amount: amount(rest[0], TENDER_AMOUNT_RANGE), reference: rest.slice(1).join(':') };
   }
   if (!head || !/^[A-Za-z0-9_.-]{1,64}$/.test(head))
     throw new UsageError(
@@ -82,19 +98,49 @@ export function parsePay(text: string, i: number): TenderInput {
     );
   if (rest.length > 1) throw new UsageError(`${at}: METHOD_ID[:AMOUNT] (got ${JSON.stringify(text)})`);
   return rest.length === 1
-    ? { kind: 'gateway', methodId: head, amount: amount(rest[0], 'AMOUNT') }
+    ? { kind: 'gateway', methodId: head, amount: amount(rest[0], TENDER_AMOUNT_RANGE) }
     : { kind: 'gateway', methodId: head };
 }
 
-/** CODE[*QTY]: the code and the quantity (1 when none). */
-export function parseLine(text: string, i: number): { code: string; qty: number } {
-  const m = /^(.*)\*(\d{1,4})$/s.exec(text);
+/** A free line as typed, `free:NAME=PRICE`: its name and price, checked by the cart's own rules. */
+export interface FreeLine {
+  name: string;
+  unitPrice: number;
+}
+
+/**
+ * `free:NAME=PRICE` (the part of a --line after any *QTY): the name (1 to 80 characters, nothing invisible or
+ * direction-changing, as a line's name in the cart) and the price (a whole number of rupiah in the unit price's
+ * range), or a UsageError naming the rule and its numbers.
+ */
+export function parseFreeLine(code: string, i: number): FreeLine {
+  const at = `--line #${i + 1}`;
+  const m = /^free:(.*)=([^=]*)$/s.exec(code);
+  if (!m) throw new UsageError(`${at}: free:NAME=PRICE, the price in whole rupiah (got ${JSON.stringify(code)})`);
+  const name = m[1]!.trim();
+  const problem = nameProblem(name);
+  if (problem !== undefined) throw new UsageError(`${at}: NAME: ${problem}`);
+  return { name, unitPrice: typedRupiah(m[2]!, `${at}: PRICE`, UNIT_PRICE_RANGE) };
+}
+
+/**
+ * CODE[*QTY]: the code and the quantity (1 when none). Any digits after the last `*` are the quantity, so
+ * `CODE*10000` is refused by the quantity's rule, not looked up as a code. A free line is checked here too, and its
+ * code given back in one form (`free:NAME=PRICE`, the price's digits without leading zeros).
+ */
+export function parseLine(text: string, i: number): { code: string; qty: number; free?: FreeLine } {
+  const m = /^(.*)\*(\d+)$/s.exec(text);
   const code = (m ? m[1]! : text).trim();
-  const qty = m ? Number(m[2]) : 1;
   if (code === '') throw new UsageError(`--line #${i + 1}: CODE[*QTY]: a barcode, a SKU or free:NAME=PRICE`);
-  if (m && (qty < 1 || qty > 9999))
-    throw new UsageError(`--line #${i + 1}: QTY: a whole number from 1 to 9999 (got ${m[2]})`);
-  return { code, qty };
+  let qty = 1;
+  if (m) {
+    const digits = m[2]!.replace(/^0+(?=\d)/, '');
+    qty = digits.length > String(MAX_QTY).length ? MAX_QTY + 1 : Number(digits);
+    if (qty < 1 || qty > MAX_QTY) throw new UsageError(`--line #${i + 1}: QTY: ${QTY_RULE} (got ${m[2]})`);
+  }
+  if (!code.startsWith('free:')) return { code, qty };
+  const free = parseFreeLine(code, i);
+  return { code: `free:${free.name}=${free.unitPrice}`, qty, free };
 }
 
 export async function runSaleCommand(

@@ -24,6 +24,8 @@ export const SALE_USAGE = `A sale of several lines (docs/sale.md; the gateway an
       --method: one gateway payment of the whole sale (e.g. qris_dynamic).
       --pay cash:AMOUNT (the cash handed over), --pay METHOD_ID[:AMOUNT] (a gateway payment; no amount: what is
       still due), --pay other:AMOUNT:REFERENCE (a card terminal's slip, a bank transfer). Several --pay split it.
+      Amounts are whole rupiah, digits only: PRICE 0 to 10000000000; cash and --discount from 0, other and gateway
+      from 1, to 100000000000000.
       --manager NAME: a discount above the limit, approved by this manager's PIN (standard input with
       --manager-pin-stdin, else a hidden prompt; never on the command line), audited.
       Prints the lines, subtotal, discounts, tax lines, total, tenders and the order.

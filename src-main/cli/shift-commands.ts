@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatGatewayDate } from '../common/gateway-time';
+import { CASH_RANGE, PAYMENT_RANGE } from '../common/cash';
 import { formatRupiah } from '../common/money';
 import { OrderRuleError } from '../common/order-policy';
 import type { LoketSettings } from '../common/settings';
 import type { DrawerResult, ShiftReport, ShiftView } from '../common/shifts';
+import { readWholeRupiah, rupiahMessage, rupiahRule, type RupiahRange } from '../common/whole-rupiah';
 import { sendToNetworkPrinter } from '../adapters/tcp-printer';
 import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
@@ -41,19 +43,25 @@ export const SHIFT_USAGE = `Shifts and the cash drawer (docs/tenders.md, "Shifts
                                             counted cash. --html writes the A4 page, --escpos the receipt printer's
                                             bytes
 
-AMOUNT is a whole number of rupiah (100000, not 100.000). Shifts are kept with the orders: the store's books when
-Loket is live, the training log in training mode. Denominations: note100000 note50000 note20000 note10000 note5000
-note2000 note1000 coin1000 coin500 coin200 coin100.
+AMOUNT is a whole number of rupiah (100000, not 100.000): a float or a count from 0, a pay-in or pay-out from 1, to
+100000000000000. Shifts are kept with the orders: the store's books when Loket is live, the training log in training
+mode. Denominations: note100000 note50000 note20000 note10000 note5000 note2000 note1000 coin1000 coin500 coin200
+coin100.
 
 Exit codes: 0 ok, 2 invalid input (naming the field and the rule) or refused (no open shift, one already open),
 6 the order log cannot be used, 7 while the app or serve runs on the data folder (all but report, which only
 reads).
 `;
 
-/** A whole number of rupiah as typed; anything else is passed on as typed, for the rule to name it. */
-function amountOf(text: string | undefined, flag: string): unknown {
-  if (text === undefined) throw new UsageError(`${flag}: is required (a whole number of rupiah)`);
-  return /^\d{1,16}$/.test(text) ? Number(text) : text;
+/**
+ * A whole number of rupiah as typed, judged as digits (never rounded through a number first) against the range of
+ * its field (a float or a count: 0 or more; a pay-in or pay-out: more than 0); else the rule with its numbers.
+ */
+function amountOf(text: string | undefined, flag: string, range: RupiahRange): number {
+  if (text === undefined) throw new UsageError(`${flag}: is required (${rupiahRule(range)})`);
+  const read = readWholeRupiah(text, range);
+  if (!read.ok) throw new UsageError(rupiahMessage(flag, range, text));
+  return read.value;
 }
 
 /** note50000=3,coin500=4 */
@@ -146,10 +154,10 @@ export async function runShiftCommand(
     close =
       values.count !== undefined
         ? { denominations: countsOf(values.count) }
-        : { counted: amountOf(values.counted, '--counted') };
+        : { counted: amountOf(values.counted, '--counted', CASH_RANGE) };
   }
-  const float = sub === 'open' ? amountOf(values.float, '--float') : undefined;
-  const amount = sub === 'pay-in' || sub === 'pay-out' ? amountOf(values.amount, '--amount') : undefined;
+  const float = sub === 'open' ? amountOf(values.float, '--float', CASH_RANGE) : undefined;
+  const amount = sub === 'pay-in' || sub === 'pay-out' ? amountOf(values.amount, '--amount', PAYMENT_RANGE) : undefined;
   if ((sub === 'pay-in' || sub === 'pay-out' || sub === 'no-sale') && values.reason === undefined)
     throw new UsageError('--reason: is required (say why, in 3 to 200 characters)');
 

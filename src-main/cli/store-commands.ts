@@ -14,7 +14,7 @@ import { openStoreBooks, type StoreBooks } from '../runtime';
 import { defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
 export { STORE_USAGE } from './store-usage';
-import { ask, onTerminal } from './secret-input';
+import { ask, onTerminal, readSecret } from './secret-input';
 
 export interface StoreCommandOptions {
   env?: NodeJS.ProcessEnv;
@@ -62,10 +62,47 @@ function secretsOf(options: StoreCommandOptions): StoreSecrets {
   return options.storeSecrets ?? new KeychainStoreSecrets();
 }
 
-/** The admin's connection from --url (never repeating its password), with a hidden prompt when one is needed. */
+/** What stops the admin's password being seen, said when it comes inside the URL (the password itself never). */
+const URL_PASSWORD_WARNING =
+  "loket: warning: --url holds the admin's password, where other accounts on this machine can read it (ps shows a " +
+  "command's arguments) and the shell's history keeps it. Leave it out of the URL: type it at the prompt, pipe it " +
+  'with --password-stdin, or set PGPASSWORD.\n';
+
+/** How the admin's password may be given, said when the store book asked for one and none came. */
+const PASSWORD_WAYS =
+  "the admin's password: type it at the prompt (on a terminal), pipe it with --password-stdin, or set PGPASSWORD";
+
+/**
+ * The admin's password, from the first of: the URL (still works, with a warning on stderr), standard input with
+ * `--password-stdin`, PGPASSWORD, a hidden prompt on a terminal; none of them: undefined (a server that trusts the
+ * account, over a unix socket, needs none). Never from an argument of its own, which `ps` and the history would show.
+ */
+async function adminPassword(
+  url: StoreUrl,
+  env: NodeJS.ProcessEnv,
+  fromStdin: boolean,
+  io: Io,
+): Promise<string | undefined> {
+  if (url.password !== undefined) {
+    if (fromStdin)
+      throw new UsageError(
+        "--password-stdin: --url holds a password already; give the admin's password one way (nothing was changed)",
+      );
+    io.err(URL_PASSWORD_WARNING);
+    return url.password;
+  }
+  if (fromStdin) return readSecret("admin's password", true, '--password-stdin');
+  if (env.PGPASSWORD) return env.PGPASSWORD;
+  if (onTerminal()) return ask(`Password of ${url.user} at ${url.host} (typing is not shown): `, { hidden: true });
+  return undefined;
+}
+
+/** The admin's connection from --url (never repeating its password), and the password from where adminPassword says. */
 async function adminConnection(
   text: string | undefined,
   env: NodeJS.ProcessEnv,
+  fromStdin: boolean,
+  io: Io,
 ): Promise<{ url: StoreUrl; client: PgClient }> {
   if (!text)
     throw new UsageError("--url: is required (the store book's admin URL, postgres://USER@HOST:PORT/DATABASE)");
@@ -76,11 +113,8 @@ async function adminConnection(
     if (err instanceof StoreUrlError) throw new UsageError(err.message);
     throw err;
   }
-  if (url.password === undefined && !env.PGPASSWORD && onTerminal())
-    url = {
-      ...url,
-      password: await ask(`Password of ${url.user} at ${url.host} (typing is not shown): `, { hidden: true }),
-    };
+  const password = await adminPassword(url, env, fromStdin, io);
+  if (password !== undefined) url = { ...url, password };
   return { url, client: await reach(url) };
 }
 
@@ -89,6 +123,9 @@ async function reach(url: StoreUrl): Promise<PgClient> {
     return await connectStore(url);
   } catch (err) {
     const words = `cannot connect to the store book at ${formatStoreUrl(url)}: ${describePgError(err)}`;
+    // node-postgres says "client password must be a string" when the server asks for a password and none was given.
+    if (url.password === undefined && /password/i.test(describePgError(err)))
+      throw new UsageError(`${words}\nno password was given: ${PASSWORD_WAYS} (nothing was changed)`);
     if (classifyPgError(err) === 'auth') throw new UsageError(words);
     throw new StoreUnreachableError(words);
   }
@@ -157,6 +194,7 @@ async function init(argv: string[], options: StoreCommandOptions, io: Io): Promi
       name: { type: 'string' },
       'time-zone': { type: 'string' },
       'head-office': { type: 'boolean' },
+      'password-stdin': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -174,7 +212,7 @@ async function init(argv: string[], options: StoreCommandOptions, io: Io): Promi
   const settings = await withLocal(options, async (books) => books.settings.load(), true).catch(() => undefined);
   let admin;
   try {
-    admin = await adminConnection(values.url, env);
+    admin = await adminConnection(values.url, env, values['password-stdin'] === true, io);
   } catch (err) {
     return failure(io, err);
   }
@@ -230,6 +268,7 @@ async function enrol(argv: string[], options: StoreCommandOptions, io: Io): Prom
       url: { type: 'string' },
       terminal: { type: 'string' },
       'no-keychain': { type: 'boolean' },
+      'password-stdin': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -260,7 +299,7 @@ async function enrol(argv: string[], options: StoreCommandOptions, io: Io): Prom
     }
     let admin;
     try {
-      admin = await adminConnection(values.url, env);
+      admin = await adminConnection(values.url, env, values['password-stdin'] === true, io);
     } catch (err) {
       return failure(io, err);
     }

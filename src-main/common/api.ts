@@ -1,17 +1,8 @@
 import type { AppInfo } from './app-info';
-import type { FieldIssue } from './order-request';
-import type { Order, OrderState, PaymentInstruction } from './order';
-import {
-  OrderRuleError,
-  REASON_MAX,
-  REASON_MIN,
-  REASON_RULE,
-  type ApiErrorCode,
-  type FailureClass,
-  type RetrySafety,
-} from './order-policy';
-import type { PaymentKind } from './payment-methods';
+import type { Order } from './order';
+import { OrderRuleError, REASON_MAX, REASON_MIN, REASON_RULE, type ApiErrorCode } from './order-policy';
 import { reason, type Reason } from './reasons';
+import type { DisplayState } from './display';
 import type { TillStatus } from './manager';
 import type { SaveResult } from './reports';
 import {
@@ -28,115 +19,17 @@ import {
 } from './api-table';
 
 /**
- * The API contract: the table of methods (common/api-table.ts), the types every transport shares, the envelope every
+ * The API contract: the table of methods (common/api-table/), the types every transport shares, the envelope every
  * call answers, and the one gate every call passes (parseApiCall, dispatchApiCall). Every transport (IPC through the
  * preload, HTTP + server-sent events in browser mode) rejects unknown names and parses arguments with the table's
  * schemas before a handler runs.
  */
 export * from './api-table';
-
-/** A failure the cashier can act on, in plain data: no raw bodies, no secrets. */
-export interface ChargeFailure {
-  class: FailureClass;
-  /** What the cashier may do next (order-policy.ts): screens show this, they do not work it out. */
-  retry: RetrySafety;
-  message: string;
-  issues?: FieldIssue[];
-  retcode?: string;
-  httpStatus?: number;
-}
-
-export type ChargeResult = { ok: true; order: Order } | { ok: false; order?: Order; failure: ChargeFailure };
-
-/** An item of the store's quick-item catalogue (resources/items.json): fixed price, `item_id` sent along. */
-export interface CatalogueItem {
-  itemId: string;
-  name: string;
-  price: number;
-}
-
-export interface ReceiptView {
-  html: string;
-}
-
-export interface PrintResult {
-  ok: boolean;
-  /** Plain words (English: the CLI and the log); a failed print never undoes the sale. */
-  message: string;
-  /** The same, for a screen to word in its language. */
-  reason?: Reason;
-}
-
-/**
- * The sale in progress at this till: the order on the customer display, kept across reloads and restarts,
- * until a new sale starts or the cashier parks it. The cashier's screen comes back to it exactly as it was.
- */
-export interface CurrentSale {
-  order: Order;
-  /** Its receipt was printed (or shown for printing), not as a copy: a paid sale still needing one is not. */
-  receiptPrinted: boolean;
-}
-
-/** What the customer display shows: only what the customer needs, never ids or raw data. */
-export interface DisplayOrder {
-  amount: number;
-  itemName: string;
-  methodLabel: { id: string; en: string };
-  provider: string;
-  kind: PaymentKind;
-  state: OrderState;
-  expiresAt?: string;
-  instruction?: PaymentInstruction;
-  /** An SMS reply without a short code: the number the SMS to reply to goes to, masked (smsReplyNumber). */
-  smsTo?: string;
-  /**
-   * An order whose outcome is open because the gateway did not take it (an outage, or the request never left):
-   * nothing was charged. The display says so rather than "being checked".
-   */
-  notCharged?: true;
-}
-
-/** The cart being rung up, as the customer display shows it: each line's name, quantity and total, and the sale's. */
-export interface DisplayCart {
-  lines: { name: string; qty: number; total: number }[];
-  /** The sale's total as the server computes it; null while the cart has an issue (the lines still show). */
-  total: number | null;
-}
-
-/**
- * The sale of the order on the display, or a sale just paid in cash or other (tenders-ui): what is paid so far and
- * still due during a split tender, and the change of a cash tender (shown large).
- */
-export interface DisplaySale {
-  total: number;
-  /** Paid so far by cash and other tenders and paid gateway orders (a settling cash tender: the rounded due). */
-  paid: number;
-  /** Still due: what the order on the display asks for during a split; 0 once paid. */
-  due: number;
-  /** The change given back (cash only). */
-  change: number;
-  /** The cash rounding line (negative when rounded down); 0 when none. */
-  rounding: number;
-  /** The sale has a cash tender (its change is shown, Rp0 included). */
-  cash: boolean;
-  complete: boolean;
-}
-
-export interface DisplayState {
-  mode: AppInfo['mode'];
-  storeName: string;
-  /** The customer display's own language (settings: display), not the cashier's. */
-  lang: AppInfo['lang'];
-  /** What the idle display says between sales (settings: display). */
-  idleMessage: string;
-  /** The store's zone: a tablet display may be set to another, and times are shown in the store's. */
-  timeZone: string;
-  order: DisplayOrder | null;
-  /** The cart being rung up at the till, when it has lines (shown until an order takes the display). */
-  cart?: DisplayCart;
-  /** The sale of the order on the display, or a sale just paid in cash or other (no order): tenders-ui. */
-  sale?: DisplaySale;
-}
+// The types the table's results are made of, kept in their own modules so that the table need not import this one.
+export type { ChargeFailure, ChargeResult, CurrentSale } from './charge-result';
+export type { DisplayCart, DisplayOrder, DisplaySale, DisplayState } from './display';
+export type { PrintResult, ReceiptView } from './print-result';
+export type { CatalogueItem } from './product';
 
 /** Pushed over the live channel (server-sent events in browser mode, IPC events in the desktop app). */
 export type LiveEvent =
@@ -145,7 +38,7 @@ export type LiveEvent =
   /** The mode, the store or the till changed (a manager's setting, a switch to live, a sign-in). */
   | { type: 'info'; info: AppInfo; till: TillStatus };
 
-// The method lists per service, derived from the table (common/api-table.ts): kept for the code that imports them.
+// The method lists per service, derived from the table (common/api-table/): kept for the code that imports them.
 export const ORDER_API_METHODS = apiMethodsOf('order');
 export type OrderApiMethod = ApiMethodOf<'order'>;
 /** The manager's books (core/books-service.ts): they read and change the order log in use, like the order methods. */
@@ -229,6 +122,12 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal', INTERNAL_ERROR_MESSAGE);
 }
 
+/** The { min, max } a custom zod issue carries (an amount's range), or nothing. */
+function rangeOf(issue: { code: string; params?: Record<string, unknown> }): { min?: number; max?: number } {
+  const p = issue.code === 'custom' ? issue.params : undefined;
+  return typeof p?.min === 'number' && typeof p.max === 'number' ? { min: p.min, max: p.max } : {};
+}
+
 /** The one gate every call passes: known method, arguments that parse. */
 export function parseApiCall(method: unknown, args: unknown): { method: ApiMethodName; args: unknown[] } {
   if (!isApiMethodName(method)) throw new ApiError('unknown_method', `unknown API method ${JSON.stringify(method)}`);
@@ -237,10 +136,12 @@ export function parseApiCall(method: unknown, args: unknown): { method: ApiMetho
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || '(list)';
     // A person's reason breaks a rule people are told about (order-policy.ts); any other argument is the caller's.
+    // An amount's rule carries its range (whole-rupiah.ts's rupiahSchema), for the screen to say the maximum.
+    const range = rangeOf(issue);
     const why =
       issue.message === REASON_RULE
         ? reason('order.reason_rule', { min: REASON_MIN, max: REASON_MAX })
-        : reason('arguments.invalid', { field });
+        : reason('arguments.invalid', { field, ...range });
     throw new ApiError('invalid_arguments', `${method}: argument ${field}: ${issue.message}`, why);
   }
   return { method, args: parsed.data as unknown[] };

@@ -3,6 +3,7 @@ import { formatRupiah } from './money';
 import { requireSafeInteger } from './money-math';
 import { REASON_MAX, REASON_MIN } from './order-policy';
 import { badTextReason } from './strict-json';
+import { isWholeRupiah, MAX_RUPIAH, rupiahMessage, rupiahRule, rupiahSchema, type RupiahRange } from './whole-rupiah';
 
 /**
  * Money at the counter: cash rounding, the tenders that pay a sale (cash with change, a gateway payment, "other"),
@@ -27,18 +28,16 @@ import { badTextReason } from './strict-json';
  */
 
 export const CASH_UNIT = 100;
-export const MAX_CASH = 100_000_000_000_000;
+export const MAX_CASH = MAX_RUPIAH;
+/** An amount of cash, 0 or more (a float, cash handed, a count); and one that must be more than 0 (a payment). */
+export const CASH_RANGE: RupiahRange = { min: 0, max: MAX_CASH };
+export const PAYMENT_RANGE: RupiahRange = { min: 1, max: MAX_CASH };
 
 export const CASH_ROUNDINGS = ['off', 'down', 'nearest'] as const;
 export type CashRounding = (typeof CASH_ROUNDINGS)[number];
 
 const ROUNDING_RULE = "'off', 'down' (to the Rp100 below) or 'nearest' (to the nearest Rp100, Rp50 up)";
-const AMOUNT_RULE = 'a whole number of rupiah, 0 or more';
-const amountSchema = z
-  .number({ error: AMOUNT_RULE })
-  .int({ error: AMOUNT_RULE })
-  .min(0, { error: AMOUNT_RULE })
-  .max(MAX_CASH, { error: AMOUNT_RULE });
+const amountSchema = rupiahSchema(CASH_RANGE);
 
 /** The `cash` section of the settings. */
 export const cashSettingsSchema = z
@@ -80,10 +79,22 @@ export interface CashIssue {
   field: string;
   rule: CashRule;
   message: string;
+  /** An amount's rule: its range, for a screen's own words. */
+  params?: { min: number; max: number };
 }
 
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-const isAmount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_CASH;
+const isAmount = (v: unknown): v is number => isWholeRupiah(v, CASH_RANGE);
+
+/** The `amount` rule's issue for `field`: the range and what was given, never a rounded echo of it. */
+export function amountIssue(field: string, range: RupiahRange, got: unknown): CashIssue {
+  return {
+    field,
+    rule: 'amount',
+    message: rupiahMessage(field, range, got),
+    params: { min: range.min, max: range.max },
+  };
+}
 
 // ---------------------------------------------------------------- tenders
 
@@ -113,8 +124,7 @@ export type TenderResult = { ok: true; step: TenderStep } | { ok: false; issue: 
 export function cashTender(due: number, handed: unknown, mode: CashRounding, at = ''): TenderResult {
   requireSafeInteger('cashTender', 'due', due);
   const field = `${at}handed`;
-  if (!isAmount(handed))
-    return { ok: false, issue: { field, rule: 'amount', message: `${field}: ${AMOUNT_RULE} (got ${show(handed)})` } };
+  if (!isAmount(handed)) return { ok: false, issue: amountIssue(field, CASH_RANGE, handed) };
   if (due === 0) return { ok: false, issue: nothingDue(field) };
   const rounded = roundCash(due, mode);
   const base = { kind: 'cash' as const, dueBefore: due, handed };
@@ -128,7 +138,12 @@ export function cashTender(due: number, handed: unknown, mode: CashRounding, at 
   if (handed === 0)
     return {
       ok: false,
-      issue: { field, rule: 'amount', message: `${field}: more than Rp0 (${formatRupiah(rounded)} is due in cash)` },
+      issue: {
+        field,
+        rule: 'amount',
+        message: `${field}: ${rupiahRule(PAYMENT_RANGE)} (${formatRupiah(rounded)} is due in cash)`,
+        params: { min: PAYMENT_RANGE.min, max: PAYMENT_RANGE.max },
+      },
     };
   return { ok: true, step: { ...base, applied: handed, change: 0, rounding: 0, dueAfter: due - handed } };
 }
@@ -145,11 +160,7 @@ export function exactTender(kind: 'gateway' | 'other', due: number, amount: unkn
   const field = `${at}amount`;
   if (due === 0) return { ok: false, issue: nothingDue(field) };
   const value = amount === undefined ? due : amount;
-  if (!isAmount(value) || value === 0)
-    return {
-      ok: false,
-      issue: { field, rule: 'amount', message: `${field}: a whole number of rupiah, more than 0 (got ${show(value)})` },
-    };
+  if (!isWholeRupiah(value, PAYMENT_RANGE)) return { ok: false, issue: amountIssue(field, PAYMENT_RANGE, value) };
   if (value > due)
     return {
       ok: false,
@@ -357,12 +368,7 @@ export function checkMovement(
   shift: { payOutLimit: number; paidOut: number },
 ): MovementResult {
   const issues: CashIssue[] = [];
-  if (!isAmount(amount) || amount === 0)
-    issues.push({
-      field: 'amount',
-      rule: 'amount',
-      message: `amount: a whole number of rupiah, more than 0 (got ${show(amount)})`,
-    });
+  if (!isWholeRupiah(amount, PAYMENT_RANGE)) issues.push(amountIssue('amount', PAYMENT_RANGE, amount));
   const text = typeof reason === 'string' ? reason.trim() : '';
   const n = [...text].length;
   if (n < REASON_MIN || n > REASON_MAX || badTextReason(text) !== undefined)
@@ -475,7 +481,5 @@ export function countDifference(expected: number, counted: number): CountDiffere
 
 /** A counted total typed as one amount: the issue, or undefined. */
 export function countedTotalIssue(counted: unknown): CashIssue | undefined {
-  return isAmount(counted)
-    ? undefined
-    : { field: 'counted', rule: 'amount', message: `counted: ${AMOUNT_RULE} (got ${show(counted)})` };
+  return isAmount(counted) ? undefined : amountIssue('counted', CASH_RANGE, counted);
 }

@@ -1,8 +1,9 @@
-import { findMethod, type PaymentMethod } from './payment-methods';
+import { findMethod, type PaymentMethod } from './payment-method-fields';
 import { RETCODE, type Retcode } from './retcodes';
 import type { RuleParams } from './reasons';
 import { badTextReason } from './strict-json';
 import { hiddenCharacterReason } from './visible-text';
+import { shownAmount } from './whole-rupiah';
 
 /**
  * The order request of the aggregator's interface (docs/gateway-interface.md, "Request fields"), and the one validator both the sandbox and Loket's client use,
@@ -163,15 +164,23 @@ function checkAmount(raw: unknown, issues: FieldIssue[]): number | undefined {
     });
     return undefined;
   }
-  if (raw <= 0 || !Number.isSafeInteger(raw)) {
-    issues.push({
-      field: 'amount',
-      rule: 'amount_range',
-      message: `amount: must be a positive whole number of rupiah (got ${raw})`,
-    });
-    return undefined;
-  }
   return raw;
+}
+
+/**
+ * The amount's range: the method's when it is known, else every amount a number holds exactly (from 1 to 2^53 − 1);
+ * the issue names both ends, and never echoes a number beyond 2^53 (it is not the number that was sent).
+ */
+function checkAmountRange(amount: number, method: PaymentMethod | undefined, issues: FieldIssue[]): void {
+  const min = method ? Math.max(1, method.minAmount) : 1;
+  const max = method ? method.maxAmount : Number.MAX_SAFE_INTEGER;
+  if (amount >= min && amount <= max && Number.isSafeInteger(amount)) return;
+  issues.push({
+    field: 'amount',
+    rule: 'amount_range',
+    message: `amount: must be between ${min} and ${max} rupiah${method ? ` for ${method.id}` : ''} (got ${shownAmount(amount)})`,
+    params: { min, max },
+  });
 }
 
 /**
@@ -231,15 +240,8 @@ export function validateOrderRequest(
         message: `customer_name: is required for ${method.id}`,
       });
     }
-    if (amount !== undefined && (amount < method.minAmount || amount > method.maxAmount)) {
-      issues.push({
-        field: 'amount',
-        rule: 'amount_range',
-        message: `amount: must be between ${method.minAmount} and ${method.maxAmount} rupiah for ${method.id} (got ${amount})`,
-        params: { min: method.minAmount, max: method.maxAmount },
-      });
-    }
   }
+  if (amount !== undefined) checkAmountRange(amount, method, issues);
   if (issues.length > 0 || !method || amount === undefined) return { ok: false, issues };
 
   const value: OrderRequest = {

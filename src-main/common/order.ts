@@ -1,5 +1,5 @@
-import type { KindInstruction } from './payment-kinds';
-import type { PaymentKind } from './payment-methods';
+import type { KindInstruction } from './payment-kinds/answer-shapes';
+import type { PaymentKind } from './payment-kinds/kind-names';
 
 /**
  * An order's life (docs/orders.md; its rules are in order-policy.ts). `creating` is logged before the request leaves; `unknown` means it

@@ -1,22 +1,32 @@
-import { checkBarcode } from './barcode';
+import type { Product, ProductFields } from './product';
 import {
-  CATEGORY_RULE,
-  ITEM_ID_RULE,
-  itemIdSchema,
-  MAX_BARCODES,
-  PRICE_RULE,
-  SKU_RULE,
-  type Product,
-  type ProductFields,
-} from './product';
-import { MAX_NAME_CHARS, MAX_UNIT_PRICE, NAME_RULE, nameProblem } from './sale-line';
-import { characterCount } from './settings';
-import { badTextReason } from './strict-json';
-import { isTaxCategory, TAX_CATEGORIES, type TaxCategory } from './tax';
+  barcodeCountRule,
+  barcodeRule,
+  categoryRule,
+  itemIdRule,
+  nameRule,
+  priceRule,
+  skuRule,
+  taxRule,
+  type BrokenRule,
+  type ProductField,
+  type ProductIssueParams,
+  type ProductRule,
+} from './product-rules';
+import type { TaxCategory } from './tax';
+
+export {
+  CATEGORY_MAX,
+  ITEM_ID_MAX,
+  SKU_MAX,
+  type ProductField,
+  type ProductIssueParams,
+  type ProductRule,
+} from './product-rules';
 
 /**
  * A product as the manager's form sends it (the API's `saveProduct`), and the rules its fields break as typed issues:
- * the field, the rule (the same names as the catalogue file's import, docs/catalogue.md) and the rule's numbers, so
+ * the field, the rule and the rule's numbers (product-rules.ts: the same rules as the catalogue file's import), so
  * that a screen words each in its own language. The server checks again (and the uniqueness of SKU and barcodes,
  * which only the catalogue knows); the renderer checks first, to say it before sending.
  */
@@ -33,41 +43,6 @@ export interface ProductInput {
   itemId?: string;
 }
 
-export type ProductField = 'sku' | 'name' | 'barcodes' | 'category' | 'price' | 'taxCategory' | 'itemId';
-
-export type ProductRule =
-  | 'required'
-  | 'sku'
-  | 'sku_duplicate'
-  | 'name'
-  | 'barcode_digits'
-  | 'barcode_length'
-  | 'barcode_check_digit'
-  | 'barcode_duplicate'
-  | 'barcode_count'
-  | 'category'
-  | 'price'
-  | 'tax'
-  | 'item_id'
-  /** The product is no longer there (another window changed the catalogue). */
-  | 'not_found';
-
-export interface ProductIssueParams {
-  /** The barcode the issue is about, as typed. */
-  code?: string;
-  /** The check digit a barcode should end in. */
-  expected?: number;
-  /** The digits a barcode has (a length issue). */
-  length?: number;
-  /** A length's or a count's limit. */
-  max?: number;
-  /** The product that has the SKU or barcode already. */
-  otherSku?: string;
-  otherName?: string;
-  /** An import file's line (or sheet row) that has the SKU or barcode already. */
-  otherLine?: number;
-}
-
 export interface ProductIssue {
   field: ProductField;
   rule: ProductRule;
@@ -75,13 +50,6 @@ export interface ProductIssue {
   message: string;
   params?: ProductIssueParams;
 }
-
-export const SKU_MAX = 40;
-export const CATEGORY_MAX = 40;
-export const ITEM_ID_MAX = 50;
-
-const cleanText = (s: string, max: number) =>
-  s.trim() === s && characterCount(s) <= max && badTextReason(s) === undefined;
 
 /**
  * Every rule `input` breaks, each barcode's on its own; with none, the product's fields as stored (each barcode in
@@ -91,41 +59,36 @@ export function checkProductInput(
   input: ProductInput,
 ): { ok: true; fields: ProductFields } | { ok: false; issues: ProductIssue[] } {
   const issues: ProductIssue[] = [];
-  const add = (field: ProductField, rule: ProductRule, message: string, params?: ProductIssueParams) =>
-    issues.push({ field, rule, message: `${field}: ${message}`, ...(params ? { params } : {}) });
+  const add = (
+    field: ProductField,
+    broken: (Omit<BrokenRule, 'rule'> & { rule: ProductRule }) | undefined,
+    got?: string,
+  ) => {
+    if (broken === undefined) return;
+    const message = `${field}: ${broken.problem}${got === undefined ? '' : ` (got ${got})`}`;
+    issues.push({ field, rule: broken.rule, message, ...(broken.params ? { params: broken.params } : {}) });
+  };
 
-  if (input.sku === '') add('sku', 'required', 'must not be empty');
-  else if (!cleanText(input.sku, SKU_MAX)) add('sku', 'sku', SKU_RULE, { max: SKU_MAX });
-  const nameBad = nameProblem(input.name);
-  if (input.name.trim() === '') add('name', 'required', 'must not be empty: the name printed on the receipt');
-  else if (nameBad !== undefined || input.name.trim() !== input.name)
-    add('name', 'name', nameBad ?? `${NAME_RULE}, without spaces at either end`, { max: MAX_NAME_CHARS });
-
+  add('sku', skuRule(input.sku));
+  add('name', nameRule(input.name));
   const stored: string[] = [];
-  if (input.barcodes.length > MAX_BARCODES)
-    add('barcodes', 'barcode_count', `at most ${MAX_BARCODES} barcodes (got ${input.barcodes.length})`, {
-      max: MAX_BARCODES,
-    });
+  add('barcodes', barcodeCountRule(input.barcodes.length));
   for (const code of input.barcodes) {
-    const check = checkBarcode(code);
-    if (!check.ok) {
-      const rule = check.rule === 'digits' ? 'barcode_digits' : check.rule === 'length' ? 'barcode_length' : null;
-      add('barcodes', rule ?? 'barcode_check_digit', `${JSON.stringify(code)}: ${check.message}`, {
-        code,
-        ...(check.expected !== undefined ? { expected: check.expected } : {}),
-        ...(check.rule === 'length' ? { length: code.length } : {}),
+    const barcode = barcodeRule(code);
+    if (!barcode.ok)
+      add('barcodes', { ...barcode.broken, problem: `${JSON.stringify(code)}: ${barcode.broken.problem}` });
+    else if (stored.includes(barcode.stored))
+      add('barcodes', {
+        rule: 'barcode_duplicate',
+        problem: `${JSON.stringify(code)} is there twice`,
+        params: { code },
       });
-    } else if (stored.includes(check.code))
-      add('barcodes', 'barcode_duplicate', `${JSON.stringify(code)} is there twice`, { code });
-    else stored.push(check.code);
+    else stored.push(barcode.stored);
   }
-  if (!cleanText(input.category, CATEGORY_MAX)) add('category', 'category', CATEGORY_RULE, { max: CATEGORY_MAX });
-  if (!Number.isSafeInteger(input.price) || input.price < 0 || input.price > MAX_UNIT_PRICE)
-    add('price', 'price', PRICE_RULE, { max: MAX_UNIT_PRICE });
-  if (!isTaxCategory(input.taxCategory))
-    add('taxCategory', 'tax', `one of ${TAX_CATEGORIES.join(', ')} (got ${JSON.stringify(input.taxCategory)})`);
-  if (input.itemId !== undefined && !itemIdSchema.safeParse(input.itemId).success)
-    add('itemId', 'item_id', ITEM_ID_RULE, { max: ITEM_ID_MAX });
+  add('category', categoryRule(input.category));
+  add('price', priceRule(input.price));
+  add('taxCategory', taxRule(input.taxCategory), JSON.stringify(input.taxCategory));
+  if (input.itemId !== undefined) add('itemId', itemIdRule(input.itemId));
   if (issues.length > 0) return { ok: false, issues };
   const fields: ProductFields = {
     sku: input.sku,

@@ -1,9 +1,19 @@
 import { z } from 'zod';
-import type { CatalogueItem } from './api';
-import { checkBarcode } from './barcode';
-import { MAX_UNIT_PRICE, NAME_RULE, nameProblem } from './sale-line';
-import { characterCount } from './settings';
-import { badTextReason } from './strict-json';
+import {
+  barcodeRule,
+  categoryRule,
+  CATEGORY_RULE,
+  itemIdRule,
+  ITEM_ID_RULE,
+  MAX_BARCODES,
+  nameRule,
+  priceRule,
+  PRICE_RULE,
+  skuRule,
+  SKU_RULE,
+  type BrokenRule,
+} from './product-rules';
+import { NAME_RULE } from './sale-line';
 import { taxCategorySchema, type TaxCategory } from './tax';
 
 /**
@@ -17,51 +27,39 @@ import { taxCategorySchema, type TaxCategory } from './tax';
  * fixed-denomination product such as airtime) 1 to 50 characters.
  */
 
-export const SKU_RULE = '1 to 40 characters, without control characters or spaces at either end';
-export const CATEGORY_RULE = 'at most 40 characters, without control characters or spaces at either end';
-export const ITEM_ID_RULE = '1 to 50 characters, without control characters or spaces';
-export const PRICE_RULE = 'a whole number of rupiah from 0 to 10000000000, without decimals';
-export const MAX_BARCODES = 20;
+export { CATEGORY_RULE, ITEM_ID_RULE, MAX_BARCODES, PRICE_RULE, SKU_RULE } from './product-rules';
 
-function trimmedText(min: number, max: number, rule: string) {
-  return z
-    .string({ error: rule })
-    .refine(
-      (s) => s.trim() === s && characterCount(s) >= min && characterCount(s) <= max && badTextReason(s) === undefined,
-      { error: rule },
-    );
+/** A field's schema that refuses what its rule (product-rules.ts) refuses, with the rule's words. */
+function keeping<S extends z.ZodType>(
+  schema: S,
+  rule: (value: z.output<S>) => BrokenRule | undefined,
+  words: string,
+): S {
+  return schema.refine((value) => rule(value) === undefined, { error: words });
 }
 
-export const skuSchema = trimmedText(1, 40, SKU_RULE);
-export const categorySchema = trimmedText(0, 40, CATEGORY_RULE);
-export const itemIdSchema = z
-  .string({ error: ITEM_ID_RULE })
-  .regex(/^[^\s\u0000-\u001f\u007f-\u009f]{1,50}$/u, { error: ITEM_ID_RULE }); // eslint-disable-line no-control-regex
+export const skuSchema = keeping(z.string({ error: SKU_RULE }), skuRule, SKU_RULE);
+export const categorySchema = keeping(z.string({ error: CATEGORY_RULE }), categoryRule, CATEGORY_RULE);
+export const itemIdSchema = keeping(z.string({ error: ITEM_ID_RULE }), itemIdRule, ITEM_ID_RULE);
 
 /** A barcode in its stored form: valid, and a UPC-A written as its EAN-13. */
 export const storedBarcodeSchema = z.string().superRefine((code, ctx) => {
-  const check = checkBarcode(code);
-  if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
-  else if (check.code !== code)
-    ctx.addIssue({ code: 'custom', message: `a UPC-A is kept as its EAN-13: ${check.code}` });
+  const barcode = barcodeRule(code);
+  if (!barcode.ok) ctx.addIssue({ code: 'custom', message: barcode.broken.problem });
+  else if (barcode.stored !== code)
+    ctx.addIssue({ code: 'custom', message: `a UPC-A is kept as its EAN-13: ${barcode.stored}` });
 });
 
 export const productFieldsSchema = z
   .object({
     sku: skuSchema,
-    name: z.string({ error: NAME_RULE }).refine((s) => nameProblem(s) === undefined && s.trim() === s, {
-      error: `${NAME_RULE}, without spaces at either end`,
-    }),
+    name: keeping(z.string({ error: NAME_RULE }), nameRule, `${NAME_RULE}, without spaces at either end`),
     barcodes: z
       .array(storedBarcodeSchema)
       .max(MAX_BARCODES, { error: `at most ${MAX_BARCODES} barcodes` })
       .refine((b) => new Set(b).size === b.length, { error: 'each barcode once' }),
     category: categorySchema,
-    price: z
-      .number({ error: PRICE_RULE })
-      .int({ error: PRICE_RULE })
-      .min(0, { error: PRICE_RULE })
-      .max(MAX_UNIT_PRICE, { error: PRICE_RULE }),
+    price: keeping(z.number({ error: PRICE_RULE }), priceRule, PRICE_RULE),
     taxCategory: taxCategorySchema,
     active: z.boolean({ error: 'true or false' }),
     itemId: itemIdSchema.optional(),
@@ -79,6 +77,13 @@ export type Product = z.infer<typeof productSchema>;
 /** The key a SKU is unique by. */
 export function skuKey(sku: string): string {
   return sku.toLowerCase();
+}
+
+/** An item of the store's quick-item catalogue (resources/items.json): fixed price, `item_id` sent along. */
+export interface CatalogueItem {
+  itemId: string;
+  name: string;
+  price: number;
 }
 
 /**

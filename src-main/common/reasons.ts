@@ -41,8 +41,11 @@ export type OpenOrdersWhat = 'change_gateway' | 'change_credential' | 'remove_cr
 
 /** The parameters of each reason, by key. */
 export interface ReasonParams {
-  /** An argument the API's gate (or a rule behind it) refused; `field` is its path. */
-  'arguments.invalid': { field: string };
+  /**
+   * An argument the API's gate (or a rule behind it) refused; `field` is its path; `min` and `max`: an amount's
+   * range, when the rule it broke is one (common/whole-rupiah.ts).
+   */
+  'arguments.invalid': { field: string; min?: number; max?: number };
 
   // ------------------------------------------------------------ orders and sales
   'order.not_found': { orderId: string };
@@ -107,8 +110,11 @@ export interface ReasonParams {
   'shift.sales_being_paid': {
     sales: { serial: string; orderId?: string; methodId?: string; orderState?: OrderState }[];
   };
-  /** A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination). */
-  'shift.field_rule': { field: string; rule: string };
+  /**
+   * A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination);
+   * `min` and `max`: an amount's range, when the rule is an amount's.
+   */
+  'shift.field_rule': { field: string; rule: string; min?: number; max?: number };
   /**
    * A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason, or `pin_required`). A pay-out over
    * the shift's limit also says the shift's pay-outs so far (`paidOut`), this `amount` and the `limit`.

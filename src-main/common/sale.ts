@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { ChargeFailure } from './api';
+import type { ChargeFailure } from './charge-result';
 import type { Order } from './order';
 import type { Product } from './product';
 import { discountSchema, saleLineSchema, type Discount, type SaleLine } from './sale-line';
 import type { DiscountOverLimit, SaleFigures } from './sale-totals';
 import { pinSchema } from './staff';
-import type { CategoryTax, TaxCategory } from './tax';
+import type { CategoryTax, TaxCategory, TaxSettings } from './tax';
 import type { CashRounding } from './cash';
 
 /**
@@ -141,6 +141,12 @@ export interface SaleView {
   total: number;
   /** The tax lines, one per tax category the sale has lines of (common/tax.ts). */
   taxLines: CategoryTax[];
+  /**
+   * The tax settings the sale was computed with: its struk, reprints, reports and exports read these (docs/tax.md,
+   * "A sale keeps its tax settings"). Absent for a sale stored before Loket kept them, which is read with the
+   * store's settings now.
+   */
+  taxSettings?: TaxSettings;
   tenders: SaleTender[];
   /** The cash rounding line (its own line, never silent; negative when rounded down). */
   rounding: number;

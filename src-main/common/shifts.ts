@@ -137,6 +137,8 @@ export interface ShiftFieldIssue {
   field: string;
   rule: CashRule | 'pin';
   message: string;
+  /** An amount's rule: its range. */
+  params?: { min: number; max: number };
 }
 
 /**

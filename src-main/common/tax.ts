@@ -14,9 +14,10 @@ import { badTextReason } from './strict-json';
  * The formulas, for the sum S of one category's lines after every discount (r = PPN rate, n/d = DPP factor,
  * p = PBJT rate, s = service-charge rate, all in basis points; round = half-up to whole rupiah):
  *
- *   ppn category, prices include tax:  ppn = round(S·r·n / (10000·d + r·n))    (= S × 11/111 for 12% × 11/12)
- *                                      net = S − ppn;  dpp = round(net·n / d);  pays S
- *   ppn category, prices exclude tax:  ppn = round(S·r·n / (10000·d));  dpp = round(S·n / d);  net = S;  pays S + ppn
+ *   PPN of a price without tax N:      DPP(N) = round(N·n / d);  PPN(N) = round(DPP(N)·r / 10000)
+ *   ppn category, prices exclude tax:  dpp = DPP(S);  ppn = PPN(S);  net = S;  pays S + ppn
+ *   ppn category, prices include tax:  N = the largest price without tax with N + PPN(N) ≤ S
+ *                                      dpp = DPP(N);  ppn = PPN(N);  net = S − ppn;  pays S
  *   pbjt category, PBJT on, include:   net = S − round(S·p / (10000 + p));  service = round(net·s / 10000)
  *                                      pbjt = (S − net) + round(service·p / 10000);  pays S + service + round(service·p / 10000)
  *   pbjt category, PBJT on, exclude:   service = round(S·s / 10000);  pbjt = round((S + service)·p / 10000);  net = S
@@ -28,6 +29,14 @@ import { badTextReason } from './strict-json';
  * In every case net + ppn + pbjt + service = what the category pays, to the rupiah. PBJT (the regional tax on
  * restaurant food and drink) replaces PPN for the pbjt category, so that category never carries PPN. DPP is PPN's
  * tax base: 0 for the categories without PPN.
+ *
+ * Why PPN is worked out from the DPP (rounded) and not from the price: the tax office's Coretax checks that the PPN of
+ * an invoice is the rate times its DPP, to the rupiah, and a struk is a PKP store's tax invoice. Computing the PPN
+ * from the price (round(S·r·n / (10000·d)), or the tax inside S) and the DPP beside it gives a PPN one rupiah off
+ * the rate times the printed DPP on about 1 price in 40 (exclusive) or 1 in 10 (inclusive). With prices including
+ * tax, N + PPN(N) skips some shelf prices (PPN(N) grows by 1 as N does, so N + PPN(N) grows by 2); for such an S
+ * there is no N with N + PPN(N) = S, and the rupiah over (exactly 1) stays in the net: the customer still pays S,
+ * PPN is still the rate times the DPP, and the DPP is that of net − 1 (docs/tax.md, "Rounding").
  *
  * Decided here (not in the lead's notes): the settings also hold `defaultCategory`, the category of a free-typed
  * line (ppn unless the store says otherwise), since it is a tax setting the cart needs beside the others.
@@ -156,6 +165,17 @@ export type PkpSettings = z.infer<typeof pkpSettingsSchema>;
 /** PPN 12% × 11/12 (11% effective), prices include tax, PBJT off (10%), service charge off (5%), not PKP. */
 export const DEFAULT_TAX_SETTINGS: TaxSettings = taxSettingsSchema.parse({});
 
+/**
+ * The tax settings a sale was computed with, as its store keeps them (JSON of a TaxSettings, written at the charge).
+ * Parsed by today's schema, so a setting added since takes its default; a stored value that a rule made stricter
+ * since would refuse is kept as it was written: it was valid then, and a sale's invoice is never rewritten.
+ */
+export function storedTaxSettings(json: string): TaxSettings {
+  const raw = JSON.parse(json) as unknown;
+  const parsed = taxSettingsSchema.safeParse(raw);
+  return parsed.success ? parsed.data : (raw as TaxSettings);
+}
+
 // ---------------------------------------------------------------- one category's tax
 
 /** The tax of one category's lines, from their sum S after discounts. */
@@ -174,6 +194,31 @@ export interface CategoryTax {
   total: number;
 }
 
+/**
+ * The DPP and PPN of a price without tax (a safe integer ≥ 0): DPP = round(price × n/d), PPN = round(DPP × rate),
+ * so the PPN is always the rate times the DPP as printed, which is what Coretax checks.
+ */
+export function ppnOf(price: number, ppn: TaxSettings['ppn']): { dpp: number; ppn: number } {
+  const dpp = mulDivHalfUp(price, ppn.dpp.num, ppn.dpp.den);
+  return { dpp, ppn: mulDivHalfUp(dpp, ppn.rateBp, 10_000) };
+}
+
+/**
+ * The price without tax inside a shelf price S that includes PPN: the largest N with N + PPN(N) ≤ S. It starts from
+ * the exact share, S − round(S·r·n / (10000·d + r·n)), which is within 3 of N (N + PPN(N) is within 1 of
+ * N·(1 + r·n / (10000·d))), and steps to N; N + PPN(N) grows with N, so the steps are few and the answer unique.
+ */
+export function priceWithoutTax(shelfPrice: number, ppn: TaxSettings['ppn']): number {
+  requireSafeInteger('priceWithoutTax', 'shelfPrice', shelfPrice);
+  const S = shelfPrice;
+  const rn = ppn.rateBp * ppn.dpp.num;
+  const withTax = (n: number) => n + ppnOf(n, ppn).ppn;
+  let n = S - mulDivHalfUp(S, rn, 10_000 * ppn.dpp.den + rn);
+  while (n > 0 && withTax(n) > S) n--;
+  while (n < S && withTax(n + 1) <= S) n++;
+  return n;
+}
+
 /** The tax of a category whose lines sum to `sum` (a safe integer ≥ 0), under `settings`. */
 export function categoryTax(category: TaxCategory, sum: number, settings: TaxSettings): CategoryTax {
   requireSafeInteger('categoryTax', 'sum', sum);
@@ -181,15 +226,12 @@ export function categoryTax(category: TaxCategory, sum: number, settings: TaxSet
   const zero = { category, sum: S, net: S, dpp: 0, ppn: 0, pbjt: 0, service: 0, total: S };
   const include = settings.pricesIncludeTax;
   if (category === 'ppn') {
-    const { rateBp: r, dpp } = settings.ppn;
-    const rn = r * dpp.num;
-    if (include) {
-      const ppn = mulDivHalfUp(S, rn, 10_000 * dpp.den + rn);
-      const net = S - ppn;
-      return { ...zero, net, dpp: mulDivHalfUp(net, dpp.num, dpp.den), ppn, total: S };
+    if (!include) {
+      const t = ppnOf(S, settings.ppn);
+      return { ...zero, dpp: t.dpp, ppn: t.ppn, total: S + t.ppn };
     }
-    const ppn = mulDivHalfUp(S, rn, 10_000 * dpp.den);
-    return { ...zero, dpp: mulDivHalfUp(S, dpp.num, dpp.den), ppn, total: S + ppn };
+    const t = ppnOf(priceWithoutTax(S, settings.ppn), settings.ppn);
+    return { ...zero, net: S - t.ppn, dpp: t.dpp, ppn: t.ppn, total: S };
   }
   if (category === 'pbjt') {
     const s = settings.service.enabled ? settings.service.rateBp : 0;

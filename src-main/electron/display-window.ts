@@ -1,4 +1,5 @@
-import { BrowserWindow, powerSaveBlocker, screen, type Display, type Input } from 'electron';
+import { powerSaveBlocker, screen, type BrowserWindow, type Display, type Input } from 'electron';
+import { hardenedWindow } from './hardened-window';
 import { placeCustomerDisplay, placementChanged, type DisplayPlacement, type ScreenInfo } from './display-placement';
 import { loadRenderer, type RendererSource } from './renderer-source';
 
@@ -136,43 +137,29 @@ export class CustomerDisplay {
   #create(placement: DisplayPlacement): BrowserWindow {
     const kiosk = placement.kind === 'kiosk';
     const { x, y, width, height } = placement.bounds;
-    const window = new BrowserWindow({
-      x,
-      y,
-      width,
-      height,
-      title: 'Loket',
-      show: false,
-      backgroundColor: '#ffffff',
-      kiosk,
-      fullscreen: kiosk,
-      frame: !kiosk,
-      resizable: !kiosk,
-      movable: !kiosk,
-      minimizable: false,
-      maximizable: !kiosk,
-      closable: !kiosk,
-      skipTaskbar: kiosk,
-      autoHideMenuBar: true,
-      // The Electron security checklist, as for the cashier's window; the preload is the display's own.
-      webPreferences: {
-        preload: this.#options.preloadPath,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        nodeIntegrationInWorker: false,
-        nodeIntegrationInSubFrames: false,
-        webSecurity: true,
-        allowRunningInsecureContent: false,
-        webviewTag: false,
-        experimentalFeatures: false,
-        navigateOnDragDrop: false,
-        spellcheck: false,
-        disableBlinkFeatures: 'Auxclick',
-        // The display must stay readable when the till is busy in front.
-        backgroundThrottling: false,
+    const window = hardenedWindow(
+      {
+        x,
+        y,
+        width,
+        height,
+        title: 'Loket',
+        show: false,
+        backgroundColor: '#ffffff',
+        kiosk,
+        fullscreen: kiosk,
+        frame: !kiosk,
+        resizable: !kiosk,
+        movable: !kiosk,
+        minimizable: false,
+        maximizable: !kiosk,
+        closable: !kiosk,
+        skipTaskbar: kiosk,
+        autoHideMenuBar: true,
       },
-    });
+      // The display's own preload; it must stay readable when the till is busy in front.
+      { preload: this.#options.preloadPath, backgroundThrottling: false },
+    );
     // No menu, so no menu accelerators either (reload, zoom, developer tools).
     window.removeMenu();
     this.#options.onWindow(window);

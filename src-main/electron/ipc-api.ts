@@ -15,7 +15,7 @@ export type SenderRole = 'cashier' | 'display';
 
 /**
  * The only methods the customer display window may call, those with access `display` in the table
- * (common/api-table.ts): it reads what it shows, like browser mode's display key (`/display/state` and
+ * (common/api-table/): it reads what it shows, like browser mode's display key (`/display/state` and
  * `/display/events`), and can neither create nor change anything.
  */
 export { DISPLAY_METHODS } from '../common/api';

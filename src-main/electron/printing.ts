@@ -1,4 +1,5 @@
-import { BrowserWindow } from 'electron';
+import type { BrowserWindow } from 'electron';
+import { hardenedWindow } from './hardened-window';
 
 /**
  * Printing through the operating system's printers (receipts, the end-of-day page): the HTML is laid out in a
@@ -73,27 +74,8 @@ export async function htmlToPdf(html: string): Promise<Buffer> {
 }
 
 function hiddenWindow(): BrowserWindow {
-  return new BrowserWindow({
-    show: false,
-    width: 800,
-    height: 1000,
-    webPreferences: {
-      // Receipts are plain HTML and CSS: nothing in them runs.
-      javascript: false,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      navigateOnDragDrop: false,
-      spellcheck: false,
-      disableBlinkFeatures: 'Auxclick',
-    },
-  });
+  // Receipts are plain HTML and CSS: nothing in them runs.
+  return hardenedWindow({ show: false, width: 800, height: 1000 }, { javascript: false });
 }
 
 function load(window: BrowserWindow, html: string): Promise<void> {

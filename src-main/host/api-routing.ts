@@ -1,14 +1,15 @@
 import {
   apiMethodSpec,
   handlersOf,
+  type ApiMethodSpec,
   type ApiHandlers,
   type ApiMethodName,
   type ApiMethodOf,
   type ApiService,
   type DisplayState,
   type LiveEvent,
+  type SaleCharged,
 } from '../common/api';
-import type { ChargeSaleResult } from '../common/sale';
 import type { BooksService } from '../core/books-service';
 import type { ChargesInFlight } from '../core/backup/charges-in-flight';
 import type { ManagerService } from '../core/manager-service';
@@ -47,10 +48,41 @@ interface AnyRoute {
   around?(method: ApiMethodName, call: () => unknown): unknown;
 }
 
-/** Every method of the table to the route of its service (common/api-table.ts): no list, no name kept here. */
-export function serveByTable(routes: ApiRoutes): ApiHandlers {
+/**
+ * What a host does for the flags of a method's row (common/api-table/row.ts), whichever method it is: count a charge
+ * as in flight, and once a call has answered, show the sale it paid with no order, or push the display's state.
+ */
+export interface RowFlagHost {
+  /** `charge`: runs the call counted as in flight. */
+  trackCharge(call: () => unknown): unknown;
+  /** `showsPaidSale`: the customer display shows this sale (its change). */
+  showSale(saleId: string): void;
+  /** `pushesDisplay`: what the customer display shows now, pushed to whoever listens. */
+  pushDisplay(): void;
+}
+
+/** A call's answer, then what its row's flags ask once it has answered (none: the answer as it is, not awaited). */
+function afterAnswer(spec: ApiMethodSpec, answer: unknown, host: RowFlagHost): unknown {
+  if (!spec.showsPaidSale && !spec.pushesDisplay) return answer;
+  return Promise.resolve(answer).then((result) => {
+    if (spec.showsPaidSale) {
+      // The row's type makes its result a SaleCharged (row.ts): a sale paid with no order to take the display.
+      const charged = result as SaleCharged;
+      if (charged.ok && !charged.order) host.showSale(charged.saleId);
+    }
+    if (spec.pushesDisplay) host.pushDisplay();
+    return result;
+  });
+}
+
+/**
+ * Every method of the table to the route of its service, with what its row's flags ask (common/api-table/): no
+ * list, no name kept here.
+ */
+export function serveByTable(routes: ApiRoutes, flags: RowFlagHost): ApiHandlers {
   return handlersOf((method) => {
-    const route: AnyRoute = routes[apiMethodSpec(method).service];
+    const spec = apiMethodSpec(method);
+    const route: AnyRoute = routes[spec.service];
     return (...args: unknown[]) => {
       const call = () => {
         const target = route.serve();
@@ -58,15 +90,17 @@ export function serveByTable(routes: ApiRoutes): ApiHandlers {
         if (!handler) throw new Error(`${method}: its service does not serve it`);
         return Reflect.apply(handler, target, args) as unknown;
       };
-      return route.around ? route.around(method, call) : call();
+      const routed = () => (route.around ? route.around(method, call) : call());
+      return afterAnswer(spec, spec.charge ? flags.trackCharge(routed) : routed(), flags);
     };
   });
 }
 
 /**
  * The host's routes: the order runtime's services (orders, the sale, the shift, the books) through the runtime's gate
- * (they wait for a switch of mode; a charge (`charge` in the table) counted as in flight; a cashier's order or sale
- * call noted for the quiet window), the manager's and the store book's straight to their services.
+ * (they wait for a switch of mode; a cashier's order or sale call noted for the quiet window), the manager's and the
+ * store book's straight to their services; for every method, what its row's flags ask (a charge counted as in
+ * flight, the display shown a paid sale or pushed its state).
  */
 export function routeApi(deps: {
   runtime: OrderRuntime;
@@ -82,45 +116,33 @@ export function routeApi(deps: {
   catalogue: CatalogueService;
 }): HostedApi {
   const { runtime, books, manager, charges, quiet } = deps;
-  const inRuntime = (method: ApiMethodName, call: () => unknown) => {
-    const gated = () => runtime.gate.run(call);
-    return apiMethodSpec(method).charge ? charges.track(gated) : gated();
-  };
+  const inRuntime = (_method: ApiMethodName, call: () => unknown) => runtime.gate.run(call);
   const atTheCounter = (method: ApiMethodName, call: () => unknown) => {
     quiet.touch();
     return inRuntime(method, call);
   };
-  const app = serveByTable({
-    order: { serve: () => runtime.current.app, around: atTheCounter },
-    sale: {
-      serve: () => runtime.current.sales,
-      around: (method, call) => {
-        const answer = atTheCounter(method, call);
-        if (method === 'chargeSale')
-          return Promise.resolve(answer).then((result) => {
-            // A sale paid in cash or other only has no order to take the display: its change goes there instead.
-            const charged = result as ChargeSaleResult;
-            if (charged.ok && !charged.order) runtime.current.app.showSale(charged.saleId);
-            return result;
-          });
-        if (method !== 'saveCart') return answer;
-        // The customer display follows the cart as it is rung up.
-        return Promise.resolve(answer).then((saved) => {
-          for (const listener of deps.listeners)
-            listener({ type: 'display', state: runtime.current.app.displayState() });
-          return saved;
-        });
-      },
+  const flags: RowFlagHost = {
+    trackCharge: (call) => charges.track(call),
+    showSale: (saleId) => runtime.current.app.showSale(saleId),
+    pushDisplay: () => {
+      for (const listener of deps.listeners) listener({ type: 'display', state: runtime.current.app.displayState() });
     },
-    // Refunds at the till (core/sales/refund-api.ts), beside the sale's methods and like them.
-    refund: { serve: () => runtime.current.refunds, around: atTheCounter },
-    shift: { serve: () => runtime.current.shifts, around: inRuntime },
-    books: { serve: () => books, around: inRuntime },
-    storeBook: { serve: () => deps.storeBook },
-    // The catalogue is in the store's books, not the order log: it does not wait for a runtime switch.
-    catalogue: { serve: () => deps.catalogue },
-    manager: { serve: () => manager },
-  });
+  };
+  const app = serveByTable(
+    {
+      order: { serve: () => runtime.current.app, around: atTheCounter },
+      sale: { serve: () => runtime.current.sales, around: atTheCounter },
+      // Refunds at the till (core/sales/refund-api.ts), beside the sale's methods and like them.
+      refund: { serve: () => runtime.current.refunds, around: atTheCounter },
+      shift: { serve: () => runtime.current.shifts, around: inRuntime },
+      books: { serve: () => books, around: inRuntime },
+      storeBook: { serve: () => deps.storeBook },
+      // The catalogue is in the store's books, not the order log: it does not wait for a runtime switch.
+      catalogue: { serve: () => deps.catalogue },
+      manager: { serve: () => manager },
+    },
+    flags,
+  );
   return {
     ...app,
     subscribe: (listener: (event: LiveEvent) => void) => {

@@ -12,10 +12,19 @@ import {
   DISPLAY_METHODS,
   parseApiCall,
   SALE_API_METHODS,
+  type ApiMethodName,
   type ApiService,
 } from '../../src-main/common/api';
+import { BOOKS_METHODS } from '../../src-main/common/api-table/books-methods';
+import { CATALOGUE_METHODS } from '../../src-main/common/api-table/catalogue-methods';
+import { MANAGER_METHODS } from '../../src-main/common/api-table/manager-methods';
+import { ORDER_METHODS } from '../../src-main/common/api-table/order-methods';
+import { REFUND_METHODS } from '../../src-main/common/api-table/refund-methods';
+import { SALE_METHODS } from '../../src-main/common/api-table/sale-methods';
+import { SHIFT_METHODS } from '../../src-main/common/api-table/shift-methods';
+import { STORE_BOOK_METHODS } from '../../src-main/common/api-table/store-book-methods';
 
-// The table of API methods (common/api-table.ts) is the one list: these check what the rest derives from it.
+// The table of API methods (common/api-table/, one file per service) is the one list: these check what the rest derives from it.
 
 const SESSION = 'a'.repeat(32);
 
@@ -61,6 +70,61 @@ describe('the table of API methods', () => {
 
   it('only a charge is counted in flight', () => {
     expect(apiMethodNames.filter((m) => apiMethodSpec(m).charge)).toEqual(['createOrder', 'retryOrder', 'chargeSale']);
+  });
+
+  it("each service's file holds its rows, and the table is their union, each row carrying its file's service", () => {
+    const files = {
+      order: ORDER_METHODS,
+      books: BOOKS_METHODS,
+      shift: SHIFT_METHODS,
+      sale: SALE_METHODS,
+      refund: REFUND_METHODS,
+      catalogue: CATALOGUE_METHODS,
+      storeBook: STORE_BOOK_METHODS,
+      manager: MANAGER_METHODS,
+    } satisfies Record<ApiService, object>;
+    const named = Object.values(files).flatMap((rows) => Object.keys(rows));
+    expect([...named].sort()).toEqual([...apiMethodNames].sort());
+    expect(new Set(named).size).toBe(named.length);
+    for (const [service, rows] of Object.entries(files))
+      for (const [method, row] of Object.entries(rows)) {
+        expect(apiMethodSpec(method as ApiMethodName), method).toEqual({ ...row, service });
+        expect(apiMethodsOf(service as ApiService), method).toContain(method);
+      }
+  });
+
+  it('a row holds only the fields the router reads: a flag spelt otherwise would be ignored', () => {
+    const known = ['service', 'access', 'args', 'result', 'charge', 'showsPaidSale', 'pushesDisplay'];
+    for (const method of apiMethodNames) {
+      const spec = apiMethodSpec(method);
+      expect(
+        Object.keys(spec).filter((k) => !known.includes(k)),
+        method,
+      ).toEqual([]);
+      for (const flag of ['charge', 'showsPaidSale', 'pushesDisplay'] as const)
+        expect([undefined, true], `${method}.${flag}`).toContain(spec[flag]);
+    }
+  });
+
+  it('showsPaidSale: only a charge of the sale shows the sale it paid with no order (chargeSale)', () => {
+    const showing = apiMethodNames.filter((m) => apiMethodSpec(m).showsPaidSale);
+    expect(showing).toEqual(['chargeSale']);
+    for (const method of showing) {
+      expect(apiMethodSpec(method).charge, method).toBe(true);
+      expect(apiMethodSpec(method).access, method).toEqual(['cashier']);
+    }
+  });
+
+  it("pushesDisplay: only a cashier's method that charges nothing pushes the display's state (saveCart)", () => {
+    const pushing = apiMethodNames.filter((m) => apiMethodSpec(m).pushesDisplay);
+    expect(pushing).toEqual(['saveCart']);
+    for (const method of pushing) {
+      const spec = apiMethodSpec(method);
+      expect(spec.access, method).toContain('cashier');
+      // A charge's display follows its order's events, or its paid sale (showsPaidSale): never both ways.
+      expect(spec.charge, method).toBeUndefined();
+      expect(spec.showsPaidSale, method).toBeUndefined();
+    }
   });
 
   it('a bridge and a client hold exactly the methods they are built over, each calling with its own name', async () => {

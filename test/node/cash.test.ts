@@ -93,15 +93,25 @@ describe('a cash tender', () => {
   it('names what is wrong', () => {
     expect(cashTender(100, 0, 'off')).toEqual({
       ok: false,
-      issue: { field: 'handed', rule: 'amount', message: 'handed: more than Rp0 (Rp100 is due in cash)' },
+      issue: {
+        field: 'handed',
+        rule: 'amount',
+        message: 'handed: a whole number of rupiah from 1 to 100000000000000 (Rp100 is due in cash)',
+        params: { min: 1, max: 100_000_000_000_000 },
+      },
     });
     expect(cashTender(100, 1.5, 'off')).toEqual({
       ok: false,
-      issue: { field: 'handed', rule: 'amount', message: 'handed: a whole number of rupiah, 0 or more (got 1.5)' },
+      issue: {
+        field: 'handed',
+        rule: 'amount',
+        message: 'handed: a whole number of rupiah from 0 to 100000000000000 (got 1.5)',
+        params: { min: 0, max: 100_000_000_000_000 },
+      },
     });
     expect(cashTender(100, '100', 'off')).toMatchObject({
       ok: false,
-      issue: { message: 'handed: a whole number of rupiah, 0 or more (got "100")' },
+      issue: { message: 'handed: a whole number of rupiah from 0 to 100000000000000 (got "100")' },
     });
     expect(cashTender(0, 1000, 'off')).toEqual({
       ok: false,
@@ -130,7 +140,7 @@ describe('a tender without change (gateway, other)', () => {
     });
     expect(exactTender('other', 100, 0)).toMatchObject({
       ok: false,
-      issue: { rule: 'amount', message: 'amount: a whole number of rupiah, more than 0 (got 0)' },
+      issue: { rule: 'amount', message: 'amount: a whole number of rupiah from 1 to 100000000000000 (got 0)' },
     });
     expect(exactTender('other', 0, undefined)).toMatchObject({ ok: false, issue: { rule: 'nothing_due' } });
   });
@@ -412,7 +422,7 @@ describe("the shift's cash", () => {
     expect(checkMovement('pay_in', 0, undefined, shift)).toMatchObject({
       ok: false,
       issues: [
-        { field: 'amount', message: 'amount: a whole number of rupiah, more than 0 (got 0)' },
+        { field: 'amount', message: 'amount: a whole number of rupiah from 1 to 100000000000000 (got 0)' },
         { field: 'reason' },
       ],
     });
@@ -497,7 +507,8 @@ describe('counting the drawer', () => {
     expect(countedTotalIssue(-1)).toEqual({
       field: 'counted',
       rule: 'amount',
-      message: 'counted: a whole number of rupiah, 0 or more (got -1)',
+      message: 'counted: a whole number of rupiah from 0 to 100000000000000 (got -1)',
+      params: { min: 0, max: 100_000_000_000_000 },
     });
     expect(countedTotalIssue(1000)).toBeUndefined();
   });

@@ -128,7 +128,7 @@ describe('catalogue import: CSV', () => {
       'line 8, price: must not be empty (a whole number of rupiah from 0 to 10000000000, without decimals)',
       'line 9, barcode: "96385074" is already a barcode of this row; a barcode finds one product',
       `line 10, sku: 1 to 40 characters, without control characters or spaces at either end (got "${'S'.repeat(40)}…")`,
-      'line 10, name: 1 to 80 characters, without control characters: it contains control characters (found U+0007)',
+      'line 10, name: 1 to 80 characters, without control, invisible or text-direction characters: it contains control characters (found U+0007)',
       `line 10, category: at most 40 characters, without control characters or spaces at either end (got "${'c'.repeat(40)}…")`,
       'line 11: 8 fields, but the header (line 1) names 7',
     ]);
@@ -149,12 +149,12 @@ describe('catalogue import: CSV', () => {
   it('names a line by where it starts, after a line break inside quotes and blank lines', async () => {
     const r = await importCatalogue(csv('sku,name,price\r\nA,"Kopi\r\nsusu",1000\r\n\r\nB,Teh,-1\r\n'));
     expect(messages(r)).toEqual([
-      'line 2, name: 1 to 80 characters, without control characters: it contains control characters (found U+000D)',
+      'line 2, name: 1 to 80 characters, without control, invisible or text-direction characters: it contains control characters (found U+000D)',
       'line 5, price: must not be negative (got "-1")',
     ]);
     // LF only, a lone LF inside quotes, and CR only (old Mac files).
     expect(messages(await importCatalogue(csv('sku,name,price\nA,"Kopi\nsusu\n",1000\n\n\nB,Teh,-1')))).toEqual([
-      'line 2, name: 1 to 80 characters, without control characters: it contains control characters (found U+000A)',
+      'line 2, name: 1 to 80 characters, without control, invisible or text-direction characters: it contains control characters (found U+000A)',
       'line 7, price: must not be negative (got "-1")',
     ]);
     expect(messages(await importCatalogue(csv('sku,name,price\rA,Kopi,1\rB,Teh,-1\r')))).toEqual([

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { withCheckDigit } from '../../src-main/common/barcode';
@@ -71,5 +71,24 @@ describe('npm run cli -- catalogue', { timeout: 120_000 }, () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/--out: .* exists already/);
     expect((await cli('export', '--out', out, '--format', 'pdf')).stderr).toMatch(/--format: csv or xlsx/);
+  });
+
+  it('import refuses a file over 32 MiB by its size, before reading it (a sparse 50 MiB file), and a stream past it', async () => {
+    const big = join(files.path, 'big.csv');
+    writeFileSync(big, 'sku,name,price\n');
+    truncateSync(big, 50 * 1024 * 1024); // sparse: 50 MiB long, next to nothing on the disk
+    const r = await cli('import', big);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `FILE: is 50.0 MiB (52428800 bytes), more than the 32 MiB (33554432 bytes) a catalogue file may be; nothing was imported: ${big}`,
+    );
+    const over = join(files.path, 'over.csv');
+    writeFileSync(over, 'sku,name,price\n');
+    truncateSync(over, 32 * 1024 * 1024 + 1);
+    expect((await cli('import', over)).stderr).toMatch(/FILE: is 32\.0 MiB \(33554433 bytes\), more than the 32 MiB/);
+    // No size to check (a device): read until one byte past the limit, then refused the same way.
+    const endless = await cli('import', '/dev/zero');
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toContain('FILE: is more than the 32 MiB (33554432 bytes) a catalogue file may be');
   });
 });

@@ -1,7 +1,7 @@
-// Migration 30 (src-main/db/migrations/0030-shift-events-cash-void.ts): shift_events is rebuilt to take `cash_void`. From a
-// version-14 file with shifts of every event type and their outbox rows: every row comes over as it was (seq too),
-// the AUTOINCREMENT sequence goes on, the index and triggers are migration 11's word for word, the table's text is
-// migration 11's but for 'cash_void' in its two lists, and nothing else in the schema changes.
+// Migration 30 (src-main/db/migrations/0030-shift-events-cash-void.ts): shift_events is rebuilt to take `cash_void`.
+// From a file of the version before it with shifts of every event type and their outbox rows: every row comes over as
+// it was (seq too), the AUTOINCREMENT sequence goes on, the index and triggers are migration 11's word for word, the
+// table's text is migration 11's but for 'cash_void' in its two lists, and nothing else in the schema changes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,12 +31,18 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Every migration up to 14: a database as the Loket before this one left it. */
-const UP_TO_14 = MIGRATIONS.filter((m) => m.version <= 14);
+/** Every migration before 30: a database as the Loket before this one left it. */
+const BEFORE_30 = MIGRATIONS.filter((m) => m.version < 30);
+const PREVIOUS = BEFORE_30.at(-1)!.version;
 
 /** The runner brings it up to date: migration 30, in its own IMMEDIATE transaction. */
 function apply30(): void {
-  expect(migrate(db)).toEqual({ from: 14, to: 30 });
+  expect(
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 30),
+    ),
+  ).toEqual({ from: PREVIOUS, to: 30 });
 }
 
 function service(clock: FakeClock, terminalId: string): ShiftService {
@@ -50,8 +56,8 @@ function service(clock: FakeClock, terminalId: string): ShiftService {
   });
 }
 
-/** Two tills' shifts with every event type of version 14: float, cash tender, cash refund, pay-in/out, no sale, close. */
-async function seedV14(): Promise<void> {
+/** Two tills' shifts with every event type of the version before: float, cash tender, cash refund, pay-in/out, no sale, close. */
+async function seedShifts(): Promise<void> {
   const clock = new FakeClock('2026-11-25T02:00:00.000Z');
   const cli = cliActor('sri');
   for (const terminal of ['T01', 'T02']) {
@@ -92,10 +98,10 @@ const tableSql = () =>
   db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'shift_events'").pluck().get() as string;
 
 describe('migration 30: shift_events takes cash_void', () => {
-  it('carries a version-14 file over row for row, seq for seq; the index, triggers and the rest of the schema as they were', async () => {
-    migrate(db, UP_TO_14);
-    expect(schemaVersion(db)).toBe(14);
-    await seedV14();
+  it("carries the previous version's file over row for row, seq for seq; the index, triggers and the rest of the schema as they were", async () => {
+    migrate(db, BEFORE_30);
+    expect(schemaVersion(db)).toBe(PREVIOUS);
+    await seedShifts();
     const events = rows('shift_events');
     expect(new Set(events.map((e) => (e as { type: string }).type))).toEqual(
       new Set(['float', 'cash_tender', 'cash_refund', 'pay_in', 'pay_out', 'no_sale', 'close']),
@@ -164,7 +170,7 @@ describe('migration 30: shift_events takes cash_void', () => {
   });
 
   it('runs on a database with no shift yet (no sequence to carry): the first event is seq 1', async () => {
-    migrate(db, UP_TO_14);
+    migrate(db, BEFORE_30);
     apply30();
     expect(rows('shift_events')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -172,8 +178,8 @@ describe('migration 30: shift_events takes cash_void', () => {
     expect(db.prepare('SELECT seq FROM shift_events').pluck().all()).toEqual([1]);
   });
 
-  it('a database at version 14 ends, after migration 30, with the schema of a new one', () => {
-    migrate(db, UP_TO_14);
+  it('a database of the version before ends, after migration 30, with the schema of a new one', () => {
+    migrate(db, BEFORE_30);
     migrate(db);
     const fresh = openDatabase(join(dir, 'new.db'));
     try {

@@ -1064,6 +1064,29 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  20: {
+    // A sale stored before keeps its row, with no tax settings (NULL): it is read with the store's settings now.
+    seed: seedRealisticV11,
+    added: { sales: { tax_settings: null } },
+    check: (db) => {
+      const sale = (id: string, taxSettings: string | null) =>
+        db
+          .prepare(
+            `INSERT INTO sales (id, terminal_id, state, training, subtotal, line_discounts, sale_discount_amount, net,
+               dpp, ppn, pbjt, service, total, categories, tax_settings, created_at, updated_at)
+             VALUES (?, 'T02', 'completed', 0, 11100, 0, 0, 10000, 9167, 1100, 0, 0, 11100, '[]', ?, ?, ?)`,
+          )
+          .run(id, taxSettings, T0, T0);
+      sale('S-TAX', '{"ppn":{"rateBp":1200,"dpp":{"num":1,"den":1}},"pricesIncludeTax":false}');
+      expect(() => sale('S-BAD1', '[1]')).toThrow(/CHECK constraint failed/);
+      expect(() => sale('S-BAD2', '{')).toThrow(/CHECK constraint failed/);
+      expect(db.prepare('SELECT id, tax_settings IS NULL AS none FROM sales ORDER BY id').all()).toEqual([
+        { id: 'S-K', none: 1 },
+        { id: 'S-TAX', none: 0 },
+      ]);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
   30: {
     seed: seedShiftsV14,
     check: (db) => {
@@ -1090,7 +1113,7 @@ const perMigration: Record<
   },
 };
 
-/** Version 14's realistic file, and a shift of T01 with an event of every type migration 11 knows. */
+/** The realistic file of the versions before, and a shift of T01 with an event of every type migration 11 knows. */
 function seedShiftsV14(db: Database): void {
   seedRealisticV11(db);
   db.prepare(
@@ -1492,12 +1515,12 @@ describe('database migrations', () => {
     // Every table with rowids (the name search's index is SQLite's own, rebuilt from products).
     const shape = Object.fromEntries(Object.entries(shapeOf(v11)).filter(([t]) => !t.startsWith('products_search')));
     const before = exactDump(v11, shape);
-    // Every object of the schema but the orders table itself, as SQLite stores its text (and shift_events, which
-    // migration 30 rebuilds: its own test says how).
+    // Every object of the schema but the orders table itself, as SQLite stores its text; and but the tables a later
+    // migration changes (20: the sales' tax settings; 30: shift_events rebuilt), which their own tests check.
     const objects = (db: Database) =>
       db
         .prepare(
-          "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('orders', 'shift_events') ORDER BY name",
+          "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('orders', 'sales', 'shift_events') ORDER BY name",
         )
         .all();
     const schemaBefore = objects(v11);

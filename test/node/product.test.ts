@@ -32,7 +32,7 @@ describe('product schema', () => {
     });
     expect(r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
       'sku: 1 to 40 characters, without control characters or spaces at either end',
-      'name: 1 to 80 characters, without control characters, without spaces at either end',
+      'name: 1 to 80 characters, without control, invisible or text-direction characters, without spaces at either end',
       'barcodes.0: the check digit (the last one) should be 1 (got 2): a digit is mistyped',
       'barcodes.1: a UPC-A is kept as its EAN-13: 0036000291452',
       'barcodes: each barcode once',
@@ -43,6 +43,12 @@ describe('product schema', () => {
       'itemId: 1 to 50 characters, without control characters or spaces',
       ': Unrecognized key: "extra"',
     ]);
+  });
+
+  it("refuses a name with a right-to-left override or a zero-width space, as a sale line's name (it becomes one)", () => {
+    for (const name of ['Kopi\u202egnp.exe', 'Kopi\u200bsusu'])
+      expect(productFieldsSchema.safeParse({ ...kopi, name }).error?.issues[0]).toMatchObject({ path: ['name'] });
+    expect(productFieldsSchema.safeParse({ ...kopi, name: 'Chef \u{1f469}\u200d\u{1f373}' }).success).toBe(true);
   });
 
   it('a SKU is unique ignoring letter case', () => {

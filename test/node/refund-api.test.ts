@@ -1,4 +1,4 @@
-// The refund's API methods (common/api-table.ts, service `refund`) served by the app host, as browser mode and the
+// The refund's API methods (common/api-table/refund-methods.ts) served by the app host, as browser mode and the
 // desktop app call them: through the one gate (dispatchApiCall) on a real data folder in training mode, with the
 // receipt printer and its cash drawer behind a TCP printer stand-in on 127.0.0.1 that records the bytes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { dispatchApiCall, type ApiEnvelope } from '../../src-main/common/api';
 import type { RefundableView, RefundSaleResult } from '../../src-main/common/refund-doc';
 import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { formatRupiah } from '../../src-main/common/money';
 import { DRAWER_PULSE } from '../../src-main/core/shifts/drawer';
 import { tempDir } from './helpers/loket';
 import { waitFor } from './helpers/wait-for';
@@ -120,12 +121,20 @@ describe('the refund API', () => {
     expect(receipt.html).toMatch(/STRUK PENGEMBALIAN|REFUND RECEIPT/);
     expect(receipt.html).toContain('spilt it');
     expect(receipt.html).toMatch(/18\.000/);
+    // The original struk's number (the sale's serial: the terminal and its place among the terminal's sales) and
+    // the PPN given back, with its DPP, as the refund stored them.
+    expect(receipt.html).toMatch(/<dt>No\. struk asal<\/dt><dd>[A-Z0-9]+-000001<\/dd>/);
+    expect(done.refund.tax.ppn).toBeGreaterThan(0);
+    expect(receipt.html).toContain(`<dt>PPN</dt><dd>${formatRupiah(done.refund.tax.ppn)}</dd>`);
+    expect(receipt.html).toContain(`<dt>DPP</dt><dd>${formatRupiah(done.refund.tax.dpp)}</dd>`);
     const printed = await ok<{ ok: boolean; reason: { key: string } }>('printRefundReceipt', {
       refundId: done.refund.id,
     });
     expect(printed).toMatchObject({ ok: true, reason: { key: 'print.done' } });
     await waitFor(() => jobs.length === 4, 'the refund receipt on the printer');
     expect(jobs[3]!.toString('latin1')).toMatch(/18\.000/);
+    expect(jobs[3]!.toString('latin1')).toMatch(/No\. struk asal +[A-Z0-9]+-000001/);
+    expect(jobs[3]!.toString('latin1')).toContain('Pajak yang dikembalikan');
     expect(jobs[3]!.toString('latin1')).not.toMatch(/SALINAN|COPY/);
     // The first went out: every later one is a copy.
     expect((await ok<{ html: string }>('refundReceipt', { refundId: done.refund.id, paper: 58 })).html).toMatch(

@@ -212,7 +212,8 @@ describe('a sale, its tenders and the books close to the rupiah', () => {
       dayReport(db, day, { timeZone: TZ, now: clock.now(), methods: loadPaymentCatalogue(), staffNames: [] }),
     );
     expect(json).toMatchObject({
-      sales: { completed: { count: 1, amount: 44_000 }, tax: { ppn: 3_568 } },
+      // 2 × 18,000 with PPN included: DPP 29,729 and PPN 12% of it, 3,567 (docs/tax.md's rounding rule).
+      sales: { completed: { count: 1, amount: 44_000 }, tax: { ppn: 3_567, dpp: 29_729 } },
       tenders: {
         byKind: [{ kind: 'cash', count: 1, amount: 44_000 }],
         byMethod: [],

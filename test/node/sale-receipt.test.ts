@@ -273,6 +273,33 @@ describe('the receipt of a refund', () => {
     expect(sumOf(r, 'refundQty') + sumOf(r, 'saleRounding') + sumOf(r, 'cashRounding')).toBe(input.payout.handedBack);
     expect(rowsOf(r, 'saleRounding')[0]?.value).toBe(formatRupiah(input.plan.rounding));
     expect(rowsOf(r, 'cashRounding')[0]?.value).toBe(formatRupiah(input.payout.rounding));
+    // The PPN given back, part of the line's amount, with its DPP under it; no PBJT or service on this sale.
+    const tax = r.sections?.beforeTotal.find((x) => x.key === 'tax');
+    expect(tax?.title).toBe('Pajak yang dikembalikan');
+    expect(tax?.rows).toEqual([
+      { key: 'ppn', label: 'PPN', value: formatRupiah(input.tax!.ppn) },
+      { key: 'dpp', label: 'DPP', value: formatRupiah(input.tax!.dpp), sub: true },
+    ]);
+    expect(input.tax!.ppn).toBeGreaterThan(0);
+  });
+
+  it('prints the tax given back as the refund carries it, in both languages; none when it gave back none', () => {
+    const input = { ...cashRefundOfOneLine(), tax: { dpp: 91_667, ppn: 11_000, pbjt: 3070, service: 1535 } };
+    const en = buildRefundReceipt(input, ctx({ lang: 'en' })).sections?.beforeTotal.find((x) => x.key === 'tax');
+    expect(en).toEqual({
+      key: 'tax',
+      title: 'Tax refunded',
+      rows: [
+        { key: 'ppn', label: 'VAT (PPN)', value: 'Rp11.000' },
+        { key: 'dpp', label: 'DPP', value: 'Rp91.667', sub: true },
+        { key: 'pbjt', label: 'PBJT', value: 'Rp3.070' },
+        { key: 'service', label: 'Service charge', value: 'Rp1.535' },
+      ],
+    });
+    const none = { ...input, tax: { dpp: 0, ppn: 0, pbjt: 0, service: 0 } };
+    expect(buildRefundReceipt(none, CTX).sections?.beforeTotal.map((x) => x.key) ?? []).not.toContain('tax');
+    const { tax: _tax, ...untaxed } = input;
+    expect(buildRefundReceipt(untaxed, CTX).sections?.beforeTotal.map((x) => x.key) ?? []).not.toContain('tax');
   });
 
   it('a digital tender refunded outside Loket says so, names the method, and prints the whole amount', () => {
@@ -448,6 +475,15 @@ describe('the printed struk adds up', () => {
         if (taxBlock)
           expect(sumOf(r, 'net') + sumOf(r, 'ppn') + sumOf(r, 'pbjt') + sumOf(r, 'service')).toBe(printedTotal);
         else expect(afterDiscounts).toBe(printedTotal);
+        // The PPN printed is the printed rate times the printed DPP, half-up (what Coretax checks: docs/tax.md).
+        if (valueOf(r, 'ppn') !== undefined) {
+          const ppnRow = rowsOf(r, 'ppn')[0]!;
+          const rate = /PPN (\d+(?:\.\d+)?)%/.exec(ppnRow.label);
+          const rateBp = Math.round(Number(rate![1]) * 100);
+          expect(rateBp).toBe(tax.ppn.rateBp);
+          const dpp = rupiah(valueOf(r, 'dpp'));
+          expect(sumOf(r, 'ppn')).toBe(Math.floor((2 * dpp * rateBp + 10_000) / 20_000));
+        }
         // The tenders: cash handed − change, the other tenders, less the rounding line, make the total.
         const change = sumOf(r, 'change');
         expect(change).toBeGreaterThanOrEqual(0);

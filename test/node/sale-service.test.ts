@@ -59,8 +59,11 @@ describe('the sale at the counter', () => {
     cart.lines[0]!.unitPrice = 1;
     const quote = await host.app.quoteSale({ cart });
     expect(quote).toMatchObject({ ok: true, itemName: 'Kopi susu', figures: { subtotal: 36_000, total: 36_000 } });
-    // PPN 12% × 11/12 inside the price: 36,000 × 11/111 = 3,567.57… → 3,568.
-    expect(quote.ok && quote.figures.ppn).toBe(3_568);
+    // PPN 12% × 11/12 inside the price (docs/tax.md, "PPN: the rate times the printed DPP"): the largest price without
+    // tax that fits in 36,000 is 32,432 (DPP 29,729, PPN round(3,567.48) = 3,567, 35,999 in all; 32,433 would make
+    // 36,001), so PPN 3,567 on DPP 29,729 and the rupiah over in the net. (36,000 × 11/111 = 3,567.57 rounds to 3,568,
+    // which is not 12% of any DPP the struk could print beside it.)
+    expect(quote.ok && quote.figures).toMatchObject({ ppn: 3_567, dpp: 29_729, net: 32_433 });
     const bad = await host.app.quoteSale({
       cart: {
         lines: [

@@ -4,24 +4,17 @@ import { airtimeSms } from './airtime-sms';
 import { ewalletQrRedirect } from './ewallet-qr-redirect';
 import { ewalletRedirect } from './ewallet-redirect';
 import type { PaymentKindSpec } from './kind-spec';
+import { PAYMENT_KINDS, type PaymentKind } from './kind-names';
 import { qris } from './qris';
 import { vaBank } from './va-bank';
 import { vaCstore } from './va-cstore';
 
 /*
- * The registry of payment kinds: a new kind is its module here, its name in PAYMENT_KINDS and its line in
- * REGISTRY, its catalogue entries and its words (docs/architecture.md, "A payment kind"). Every place that differs by kind asks this registry.
+ * The registry of payment kinds: a new kind is its module here, its name in PAYMENT_KINDS (kind-names.ts) and its
+ * line in REGISTRY, its catalogue entries and its words (docs/architecture.md, "A payment kind"). Every place that
+ * differs by kind asks this registry.
  */
-export const PAYMENT_KINDS = [
-  'qris',
-  'ewallet_redirect',
-  'ewallet_qr_redirect',
-  'airtime_sms',
-  'airtime',
-  'va_bank',
-  'va_cstore',
-] as const;
-export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+export { PAYMENT_KINDS, type PaymentKind } from './kind-names';
 
 /** Each kind's module; the type makes a kind named above without its module (or the reverse) a compile error. */
 const REGISTRY: { readonly [K in PaymentKind]: PaymentKindSpec<K> } = {

@@ -1,5 +1,5 @@
 import type { OrderRequest } from '../order-request';
-import type { PaymentMethod } from '../payment-methods';
+import type { PaymentMethod } from '../payment-method-fields';
 import { RETCODE } from '../retcodes';
 import type { AnswerShape } from './answer-shapes';
 

@@ -1,23 +1,26 @@
-import { checkBarcode } from '../../common/barcode';
+import { skuKey, type ProductFields } from '../../common/product';
 import {
-  CATEGORY_RULE,
-  ITEM_ID_RULE,
-  MAX_BARCODES,
+  barcodeCountRule,
+  barcodeRule,
+  categoryRule,
+  itemIdRule,
+  nameRule,
   PRICE_RULE,
-  SKU_RULE,
-  skuKey,
-  type ProductFields,
-} from '../../common/product';
-import type { ProductIssueParams } from '../../common/product-form';
-import { MAX_UNIT_PRICE, nameProblem } from '../../common/sale-line';
+  priceRule,
+  skuRule,
+  taxRule,
+  type FieldRule,
+  type ProductIssueParams,
+} from '../../common/product-rules';
 import { characterCount } from '../../common/settings';
-import { badTextReason } from '../../common/strict-json';
-import { TAX_CATEGORIES, isTaxCategory, type TaxCategory } from '../../common/tax';
+import type { TaxCategory } from '../../common/tax';
 
 /**
  * The catalogue file's columns and the rules of its rows, whatever the file's format (CSV or XLSX): the readers
  * (catalogue-csv.ts, catalogue-xlsx.ts) hand each row's cells here with its line number, and `CatalogueRows`
- * checks them all before anything is imported — all or nothing.
+ * checks them all before anything is imported — all or nothing. A field's rules are the product's own
+ * (common/product-rules.ts, as the manager's form checks them); here, how a file writes a field (a price's dots, the
+ * active column's words, several barcodes in a cell) and the rules across rows (a SKU or a barcode once).
  *
  * Columns are found by their header, in any order, letter case and spaces at either end ignored, in English or
  * Indonesian: sku (kode), name (nama), barcode (barcodes, kode batang), category (kategori), price (harga), tax
@@ -65,25 +68,9 @@ const ALIASES: Record<string, ColumnName> = {
   'item id': 'item_id',
 };
 
+/** A field's rule (common/product-rules.ts; the form's too), one across the rows, or one of the file. */
 export type CatalogueRule =
-  | 'file'
-  | 'header'
-  | 'columns'
-  | 'required'
-  | 'sku'
-  | 'sku_duplicate'
-  | 'name'
-  | 'barcode_digits'
-  | 'barcode_length'
-  | 'barcode_check_digit'
-  | 'barcode_duplicate'
-  | 'barcode_count'
-  | 'category'
-  | 'price'
-  | 'tax'
-  | 'active'
-  | 'item_id'
-  | 'cell';
+  FieldRule | 'sku_duplicate' | 'barcode_duplicate' | 'file' | 'header' | 'columns' | 'active' | 'cell';
 
 export interface CatalogueIssue {
   /** The line of a CSV file or the row of a sheet (from 1, the header's); null for the file as a whole. */
@@ -127,33 +114,43 @@ const DOTS = /^\d{1,3}(?:\.\d{3})+$/;
 const COMMAS = /^\d{1,3}(?:,\d{3})+$/;
 const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
 
-type Parsed<T> = { ok: true; value: T } | { ok: false; rule: CatalogueRule; problem: string };
+type Parsed<T> =
+  { ok: true; value: T } | { ok: false; rule: CatalogueRule; problem: string; params?: ProductIssueParams };
 const fail = <T>(rule: CatalogueRule, problem: string): Parsed<T> => ({ ok: false, rule, problem });
 
-/** A price cell as whole rupiah. */
+/** A minus sign before an amount, however its digits are grouped. */
+const NEGATIVE = /^[-−]\s*(rp\.?\s*)?[\d.,]+$/i;
+
+/**
+ * A price cell as whole rupiah: read as a file writes one, then judged by the product's price rule
+ * (common/product-rules.ts), which words every refusal: a cell that is no whole number is judged as one (NaN), a
+ * negative amount as a negative price.
+ */
 export function parsePrice(cell: Cell): Parsed<number> {
-  const rule = `${PRICE_RULE}, e.g. 18000`;
-  if (typeof cell === 'number') {
-    if (!Number.isFinite(cell) || !Number.isInteger(cell)) return fail('price', `${rule} (got ${cell})`);
-    if (cell < 0) return fail('price', `must not be negative (got ${cell})`);
-    if (cell > MAX_UNIT_PRICE) return fail('price', `${rule} (got ${cell})`);
-    return { ok: true, value: cell };
-  }
-  if (typeof cell !== 'string') return fail('price', `${rule} (got ${shown(cell)})`);
-  if (cell.length <= 11 && PLAIN.test(cell) && Number(cell) <= MAX_UNIT_PRICE) return { ok: true, value: Number(cell) }; // "18000"
+  if (typeof cell === 'number') return priced(cell, cell);
+  if (typeof cell !== 'string') return priced(Number.NaN, cell);
+  if (cell.length <= 11 && PLAIN.test(cell)) return priced(Number(cell), cell); // "18000"
   const trimmed = cell.trim();
   const text = /^rp/i.test(trimmed) ? trimmed.replace(/^rp\.?\s*/i, '') : trimmed;
   let digits: string | undefined;
   if (PLAIN.test(text)) digits = text;
   else if (DOTS.test(text)) digits = text.replaceAll('.', '');
   else if (COMMAS.test(text)) digits = text.replaceAll(',', '');
-  if (digits === undefined) {
-    if (/^[-−]\s*(rp\.?\s*)?[\d.,]+$/i.test(text)) return fail('price', `must not be negative (got ${shown(cell)})`);
-    return fail('price', `${rule} (got ${shown(cell)})`);
-  }
-  const value = Number(digits);
-  if (value > MAX_UNIT_PRICE) return fail('price', `${rule} (got ${shown(cell)})`);
-  return { ok: true, value };
+  if (digits === undefined) return priced(NEGATIVE.test(text) ? -1 : Number.NaN, cell);
+  return priced(Number(digits), cell);
+}
+
+/** A price read off a cell, by the product's price rule; the words add how a file writes a price. */
+function priced(value: number, cell: Cell): Parsed<number> {
+  const broken = priceRule(value);
+  if (broken === undefined) return { ok: true, value };
+  const example = broken.problem === PRICE_RULE ? ', e.g. 18000' : '';
+  return {
+    ok: false,
+    rule: broken.rule,
+    problem: `${broken.problem}${example} (got ${shown(cell)})`,
+    params: broken.params,
+  };
 }
 
 const ACTIVE_WORDS: Record<string, boolean> = {
@@ -184,8 +181,9 @@ export function parseActive(cell: Cell): Parsed<boolean> {
 export function parseTax(cell: Cell, fallback: TaxCategory): Parsed<TaxCategory> {
   const word = typeof cell === 'string' ? cell.trim().toLowerCase() : cell;
   if (word === null || word === '') return { ok: true, value: fallback };
-  if (isTaxCategory(word)) return { ok: true, value: word };
-  return fail('tax', `one of ${TAX_CATEGORIES.join(', ')} (got ${shown(cell)}); empty: ${fallback}`);
+  const broken = typeof word === 'string' ? taxRule(word) : taxRule('');
+  if (broken === undefined) return { ok: true, value: word as TaxCategory };
+  return fail('tax', `${broken.problem} (got ${shown(cell)}); empty: ${fallback}`);
 }
 
 /** The text of a text cell (a number cell's digits), trimmed, with the export's guard taken off. */
@@ -199,12 +197,6 @@ function textOf(cell: Cell): string {
 
 const isEmpty = (cell: Cell | undefined): boolean =>
   cell === undefined || cell === null || cell === '' || (typeof cell === 'string' && cell.trim() === '');
-
-/** At most `max` characters (code points); a string of at most `max` UTF-16 units has no more code points. */
-const fits = (text: string, max: number): boolean => text.length <= max || characterCount(text) <= max;
-
-// eslint-disable-next-line no-control-regex -- control characters are part of the rule
-const ITEM_ID = /^[^\s\u0000-\u001f\u007f-\u009f]{1,50}$/u;
 
 export interface ImportOptions {
   /** The category of a row whose tax cell is empty: the store's default (tax settings). */
@@ -338,9 +330,9 @@ export class CatalogueRows {
     let cell = this.cellOf(cells, 'sku');
     if (!this.errorIn(cell, line, 'sku')) {
       sku = textOf(cell);
-      if (sku === '') this.issue(line, 'sku', 'required', `must not be empty (${SKU_RULE})`);
-      else if (!fits(sku, 40) || badTextReason(sku) !== undefined)
-        this.issue(line, 'sku', 'sku', `${SKU_RULE} (got ${shown(sku)})`);
+      const broken = skuRule(sku);
+      if (broken?.rule === 'required') this.issue(line, 'sku', broken.rule, broken.problem);
+      else if (broken) this.issue(line, 'sku', broken.rule, `${broken.problem} (got ${shown(sku)})`, broken.params);
       else {
         const key = skuKey(sku);
         const first = this.skuLines.get(key);
@@ -360,11 +352,8 @@ export class CatalogueRows {
     cell = this.cellOf(cells, 'name');
     if (!this.errorIn(cell, line, 'name')) {
       name = textOf(cell);
-      if (name === '') this.issue(line, 'name', 'required', 'must not be empty: the name printed on the receipt');
-      else {
-        const problem = nameProblem(name);
-        if (problem) this.issue(line, 'name', 'name', problem);
-      }
+      const broken = nameRule(name);
+      if (broken) this.issue(line, 'name', broken.rule, broken.problem, broken.params);
     }
 
     const barcodes: string[] = [];
@@ -380,8 +369,8 @@ export class CatalogueRows {
                 .map((p) => p.trim())
                 .filter((p) => p !== '')
             : [text];
-      if (parts.length > MAX_BARCODES)
-        this.issue(line, 'barcode', 'barcode_count', `at most ${MAX_BARCODES} barcodes (got ${parts.length})`);
+      const tooMany = barcodeCountRule(parts.length);
+      if (tooMany) this.issue(line, 'barcode', tooMany.rule, tooMany.problem, tooMany.params);
       for (const part of parts) this.barcode(part, typeof cell === 'number', line, barcodes);
     }
 
@@ -389,8 +378,9 @@ export class CatalogueRows {
     cell = this.cellOf(cells, 'category');
     if (!this.errorIn(cell, line, 'category')) {
       category = textOf(cell);
-      if (!fits(category, 40) || badTextReason(category) !== undefined)
-        this.issue(line, 'category', 'category', `${CATEGORY_RULE} (got ${shown(category)})`);
+      const broken = categoryRule(category);
+      if (broken)
+        this.issue(line, 'category', broken.rule, `${broken.problem} (got ${shown(category)})`, broken.params);
     }
 
     let price = 0;
@@ -400,7 +390,7 @@ export class CatalogueRows {
       else {
         const parsed = parsePrice(cell);
         if (parsed.ok) price = parsed.value;
-        else this.issue(line, 'price', parsed.rule, parsed.problem);
+        else this.issue(line, 'price', parsed.rule, parsed.problem, parsed.params);
       }
     }
 
@@ -424,10 +414,9 @@ export class CatalogueRows {
     cell = this.cellOf(cells, 'item_id');
     if (!this.errorIn(cell, line, 'item_id')) {
       const text = textOf(cell);
-      if (text !== '') {
-        if (!ITEM_ID.test(text)) this.issue(line, 'item_id', 'item_id', `${ITEM_ID_RULE} (got ${shown(text)})`);
-        else itemId = text;
-      }
+      const broken = text === '' ? undefined : itemIdRule(text);
+      if (broken) this.issue(line, 'item_id', broken.rule, `${broken.problem} (got ${shown(text)})`, broken.params);
+      else if (text !== '') itemId = text;
     }
 
     if (this.issues.length + this.more > before) return;
@@ -438,9 +427,10 @@ export class CatalogueRows {
 
   /** One barcode of a row: valid, in its stored form, and not a barcode of another row (or twice in this one). */
   private barcode(part: string, numberCell: boolean, line: number, out: string[]): void {
-    const check = checkBarcode(part);
-    if (!check.ok) {
-      if (check.rule === 'digits' && SCIENTIFIC.test(part))
+    const barcode = barcodeRule(part);
+    if (!barcode.ok) {
+      const { rule, problem, params } = barcode.broken;
+      if (rule === 'barcode_digits' && SCIENTIFIC.test(part))
         this.issue(
           line,
           'barcode',
@@ -450,18 +440,14 @@ export class CatalogueRows {
         );
       else {
         const hint =
-          numberCell && check.rule === 'length'
+          numberCell && rule === 'barcode_length'
             ? ' (the cell is a number, so a leading 0 may have been dropped: format the column as Text)'
             : '';
-        this.issue(line, 'barcode', `barcode_${check.rule}`, `${shown(part)}: ${check.message}${hint}`, {
-          code: part,
-          ...(check.expected !== undefined ? { expected: check.expected } : {}),
-          ...(check.rule === 'length' ? { length: part.length } : {}),
-        });
+        this.issue(line, 'barcode', rule, `${shown(part)}: ${problem}${hint}`, params);
       }
       return;
     }
-    const first = this.barcodeLines.get(check.code);
+    const first = this.barcodeLines.get(barcode.stored);
     if (first !== undefined) {
       const where = first === line ? 'this row' : `${this.lineWord} ${first}`;
       this.issue(
@@ -473,8 +459,8 @@ export class CatalogueRows {
       );
       return;
     }
-    this.barcodeLines.set(check.code, line);
-    out.push(check.code);
+    this.barcodeLines.set(barcode.stored, line);
+    out.push(barcode.stored);
   }
 
   /** Every issue (up to MAX_ISSUES, and the count of the rest), or every product. */

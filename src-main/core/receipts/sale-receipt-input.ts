@@ -117,6 +117,11 @@ export interface RefundReceiptInput {
   /** The sale's lines, for their names (matched by line id). */
   saleLines: readonly { lineId: string; name: string; qty: number }[];
   payout: RefundReceiptPayout;
+  /**
+   * The tax the refund gives back, part of its amount (refund-tax.ts's split of the sale's stored tax lines, as the
+   * refund stored it); absent or all 0: no tax block.
+   */
+  tax?: { dpp: number; ppn: number; pbjt: number; service: number } | undefined;
   reason: string;
   staff?: { id: string | number; name?: string | undefined } | undefined;
   /** The manager whose PIN allowed it. */

@@ -111,6 +111,7 @@ const TEXT = {
   },
   reason: { id: 'Alasan', en: 'Reason' },
   complete: { id: 'Penjualan ini sudah dikembalikan seluruhnya.', en: 'This sale is now refunded in full.' },
+  taxRefunded: { id: 'Pajak yang dikembalikan', en: 'Tax refunded' },
 } satisfies Record<string, Text>;
 
 /** "2 × Rp12.500": what a line's amount is made of. */
@@ -354,6 +355,24 @@ function storeContext(store: SaleReceiptInput['store']) {
   return { storeName: store.name, storeAddress: store.address, headerText: store.headerText };
 }
 
+/**
+ * The tax a refund gives back, part of the amounts above it: PPN with its DPP (sub), PBJT, the service charge, each
+ * only when not 0. No rate is printed: a refund's PPN is its share of the sale's PPN (refund-tax.ts), cumulative so
+ * that the refunds never give back more than the sale carried, and so not always the rate times the refund's DPP.
+ */
+function refundTaxRows(tax: RefundReceiptInput['tax'], lang: Lang): ReceiptRow[] {
+  if (!tax) return [];
+  const t = (text: Text) => text[lang];
+  const rows: ReceiptRow[] = [];
+  if (tax.ppn > 0 || tax.dpp > 0) {
+    rows.push({ key: 'ppn', label: t(TEXT.ppn), value: formatRupiah(tax.ppn) });
+    rows.push({ key: 'dpp', label: t(TEXT.dpp), value: formatRupiah(tax.dpp), sub: true });
+  }
+  if (tax.pbjt > 0) rows.push({ key: 'pbjt', label: t(TEXT.pbjt), value: formatRupiah(tax.pbjt) });
+  if (tax.service > 0) rows.push({ key: 'service', label: t(TEXT.service), value: formatRupiah(tax.service) });
+  return rows;
+}
+
 /** Builds the receipt of a refund: what was refunded (lines, quantities, amounts), how, why, and of which sale. */
 export function buildRefundReceipt(input: RefundReceiptInput, ctx: SaleReceiptContext): Receipt {
   const { lang, timeZone } = ctx;
@@ -388,6 +407,8 @@ export function buildRefundReceipt(input: RefundReceiptInput, ctx: SaleReceiptCo
   if (payout.kind === 'cash' && payout.rounding !== 0)
     sums.push({ key: 'cashRounding', label: t(TEXT.cashRounding), value: formatRupiah(payout.rounding) });
   if (sums.length > 0) before.push({ key: 'sums', rows: sums });
+  const taxRows = refundTaxRows(input.tax, lang);
+  if (taxRows.length > 0) before.push({ key: 'tax', title: t(TEXT.taxRefunded), rows: taxRows });
 
   const amount = payout.kind === 'cash' ? payout.handedBack : plan.money;
   const how: ReceiptRow[] = [];

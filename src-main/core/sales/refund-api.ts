@@ -11,7 +11,7 @@ import type { RefundReceiptInput, SaleReceiptStore } from '../receipts/sale-rece
 import type { RefundService } from './refund-service';
 
 /**
- * The refund's API methods (common/api-table.ts, service `refund`) over the RefundService of the order log in use, and
+ * The refund's API methods (common/api-table/refund-methods.ts) over the RefundService of the order log in use, and
  * its receipt: shown for printing from the screen (58 or 80 mm HTML) or sent to the receipt printer as every
  * receipt is (host/printing.ts). The drawer opens for a cash refund through the shift's ledger once the refund has
  * committed (core/shifts/shift-ledger.ts), as for a cash tender.
@@ -59,7 +59,8 @@ export class RefundApi {
       throw new ApiError('not_found', `no refund ${refundId}`, reason('arguments.invalid', { field: 'refundId' }));
     const sale = this.sale(refund.saleId)!;
     const ctx = this.o.context();
-    return buildRefundReceipt(refundReceiptInputOf(refund, sale, ctx.store), {
+    const serial = this.service.saleSerialOf(refund.saleId);
+    return buildRefundReceipt(refundReceiptInputOf(refund, sale, { store: ctx.store, serial }), {
       lang: ctx.lang,
       timeZone: ctx.timeZone,
       methods: ctx.methods,
@@ -69,11 +70,19 @@ export class RefundApi {
   }
 }
 
-/** The refund receipt's input (sale-receipt-input.ts) from the stored refund and its sale: nothing computed again. */
-export function refundReceiptInputOf(refund: RefundView, sale: SaleView, store: SaleReceiptStore): RefundReceiptInput {
+/**
+ * The refund receipt's input (sale-receipt-input.ts) from the stored refund and its sale: nothing computed again.
+ * `serial`: the sale's struk number (SaleStore.serialOf), printed as the original receipt's.
+ */
+export function refundReceiptInputOf(
+  refund: RefundView,
+  sale: SaleView,
+  ctx: { store: SaleReceiptStore; serial?: string | undefined },
+): RefundReceiptInput {
   return {
     refundId: refund.id,
     saleId: refund.saleId,
+    ...(ctx.serial !== undefined ? { saleSerial: ctx.serial } : {}),
     at: refund.createdAt,
     plan: {
       lines: refund.lines.map((l) => ({ lineId: l.lineId, position: l.saleLineNo, qty: l.qty, amount: l.amount })),
@@ -90,7 +99,8 @@ export function refundReceiptInputOf(refund: RefundView, sale: SaleView, store: 
     reason: refund.reason,
     ...(refund.staffId !== undefined ? { staff: { id: refund.staffId, name: refund.staffName } } : {}),
     approvedBy: { id: refund.approvedBy.staffId ?? refund.approvedBy.name, name: refund.approvedBy.name },
+    tax: { dpp: refund.tax.dpp, ppn: refund.tax.ppn, pbjt: refund.tax.pbjt, service: refund.tax.service },
     training: refund.training,
-    store,
+    store: ctx.store,
   };
 }

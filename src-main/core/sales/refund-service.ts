@@ -77,6 +77,11 @@ export class RefundService {
     return this.deps.refunds.receiptIssued(refundId);
   }
 
+  /** The serial of a sale's struk (`T01-000042`), for its refunds' receipts: "No. struk asal". */
+  saleSerialOf(saleId: string): string | undefined {
+    return this.deps.sales.serialOf(saleId);
+  }
+
   /**
    * Refunds lines of a sale (or all that is left). `commandLine`: the machine's account approves when no manager's
    * PIN is given (the command line only; the API always asks for the PIN).

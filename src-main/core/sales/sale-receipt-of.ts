@@ -7,9 +7,10 @@ import type { SaleReceiptInput, SaleReceiptStore, SaleReceiptTender } from '../r
  * The struk's input from a stored sale: its lines and figures as stored (never computed again), its tenders in the
  * order they were taken, each gateway tender with its order as the log has it now (paid, or still waiting).
  *
- * The tax block prints the rates of `tax` (the store's settings now): a sale's stored figures are what was charged,
- * but the rates it was charged at are not stored with it, so a struk reprinted after a manager changed the rates
- * shows the new rates beside the old amounts. Said in docs/receipts.md.
+ * The tax block and a PKP store's invoice fields print the tax settings the sale was computed with (its rates, DPP
+ * factor, prices including or excluding tax, the seller, address and NPWP), stored with it: a reprint after a manager
+ * changed them reads as the first struk did. `ctx.tax`, the store's settings now, is read only for a sale stored
+ * before Loket kept them (docs/tax.md, "A sale keeps its tax settings").
  */
 export function saleReceiptInputOf(
   sale: SaleView,
@@ -56,7 +57,7 @@ export function saleReceiptInputOf(
       service: sale.service,
       total: sale.total,
     },
-    tax: ctx.tax,
+    tax: sale.taxSettings ?? ctx.tax,
     tenders,
     ...(sale.staffId !== undefined ? { staff: { id: sale.staffId, name: sale.staffName } } : {}),
     training: sale.training,

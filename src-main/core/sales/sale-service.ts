@@ -268,6 +268,7 @@ export class SaleService {
           figures: { ...figures, categories: figures.categories },
           lines: soldLines,
           tenders: tenders.map((t) => (t.kind === 'gateway' && order ? { ...t, orderId: order.id } : t)),
+          taxSettings: settings.tax,
         },
         actor,
       );

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Cart, SaleState, SaleTender, SaleView, SoldLine, TenderKind, TenderState } from '../../common/sale';
 import type { Discount } from '../../common/sale-line';
-import type { CategoryTax, TaxCategory } from '../../common/tax';
+import { storedTaxSettings, type CategoryTax, type TaxCategory, type TaxSettings } from '../../common/tax';
 import { appendToOutbox } from '../outbox/outbox';
 import type { Clock } from '../ports';
 
@@ -37,6 +37,8 @@ export interface NewSale {
   };
   lines: Omit<SoldLine, 'lineNo'>[];
   tenders: Omit<SaleTender, 'no'>[];
+  /** The tax settings the figures were computed with (migration 20): the struk and the books read these. */
+  taxSettings: TaxSettings;
 }
 
 export interface SaleEventMeta {
@@ -63,6 +65,7 @@ interface SaleRow {
   service: number;
   total: number;
   categories: string;
+  tax_settings: string | null;
   rounding: number;
   change: number;
   customer_name: string | null;
@@ -123,9 +126,9 @@ export class SaleStore {
       const change = sale.tenders.reduce((a, t) => a + t.change, 0);
       this.stmt(
         `INSERT INTO sales (id, terminal_id, state, training, staff_id, staff_name, sale_discount, subtotal, line_discounts,
-           sale_discount_amount, net, dpp, ppn, pbjt, service, total, categories, rounding, change, customer_name, phone,
-           created_at, updated_at, completed_at)
-         VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+           sale_discount_amount, net, dpp, ppn, pbjt, service, total, categories, tax_settings, rounding, change,
+           customer_name, phone, created_at, updated_at, completed_at)
+         VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
       ).run(
         sale.id,
         sale.terminalId,
@@ -143,6 +146,7 @@ export class SaleStore {
         f.service,
         f.total,
         JSON.stringify(f.categories),
+        JSON.stringify(sale.taxSettings),
         rounding,
         change,
         sale.customerName ?? null,
@@ -460,5 +464,6 @@ function toView(r: SaleRow, lines: LineRow[], tenders: TenderRow[]): SaleView {
   if (r.customer_name !== null) view.customerName = r.customer_name;
   if (r.phone !== null) view.phone = r.phone;
   if (r.completed_at !== null) view.completedAt = r.completed_at;
+  if (r.tax_settings !== null) view.taxSettings = storedTaxSettings(r.tax_settings);
   return view;
 }

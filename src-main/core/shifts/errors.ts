@@ -29,8 +29,14 @@ export function invalidShiftInput(issues: readonly (CashIssue | ShiftFieldIssue)
   return new ShiftRuleError(
     'invalid_arguments',
     issues.map((i) => i.message).join('; '),
-    reason('shift.field_rule', { field: first.field, rule: first.rule }),
-    issues.map((i) => ({ field: i.field, rule: i.rule, message: i.message })),
+    // An amount's range goes with its rule, so the screen says the maximum too.
+    reason('shift.field_rule', { field: first.field, rule: first.rule, ...first.params }),
+    issues.map((i) => ({
+      field: i.field,
+      rule: i.rule,
+      message: i.message,
+      ...(i.params ? { params: i.params } : {}),
+    })),
   );
 }
 

@@ -1,11 +1,12 @@
 import {
+  amountIssue,
+  CASH_RANGE,
   cashOutIssue,
   checkMovement,
   countByDenomination,
   countDifference,
   countedTotalIssue,
   DEFAULT_CASH_SETTINGS,
-  MAX_CASH,
   type CashSettings,
 } from '../../common/cash';
 import { dayIn } from '../../common/gateway-time';
@@ -23,6 +24,7 @@ import type {
 } from '../../common/shifts';
 import type { PinCheckResult } from '../staff/access';
 import { badTextReason } from '../../common/strict-json';
+import { isWholeRupiah } from '../../common/whole-rupiah';
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { Clock } from '../ports';
 import type { DrawerCause, DrawerPort } from './drawer';
@@ -124,14 +126,8 @@ export class ShiftService {
 
   async open(input: { float: unknown }, actor: AuditActor): Promise<ShiftChangeResult> {
     const float = input?.float;
-    if (typeof float !== 'number' || !Number.isInteger(float) || float < 0 || float > MAX_CASH)
-      throw invalidShiftInput([
-        {
-          field: 'float',
-          rule: 'amount',
-          message: `float: the cash in the drawer at the start, a whole number of rupiah, 0 or more (got ${show(float)})`,
-        },
-      ]);
+    // The cash in the drawer at the start.
+    if (!isWholeRupiah(float, CASH_RANGE)) throw invalidShiftInput([amountIssue('float', CASH_RANGE, float)]);
     const terminalId = this.o.terminalId();
     const now = this.o.clock.now();
     const timeZone = this.o.timeZone();
@@ -353,7 +349,5 @@ export class ShiftService {
 function personOf(actor: AuditActor): ShiftPerson {
   return { ...(actor.staffId === undefined ? {} : { staffId: actor.staffId }), name: actor.name };
 }
-
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 export type { ShiftEventView, ShiftFieldIssue };

@@ -1,3 +1,6 @@
+import { MAX_CASH } from '../../../src-main/common/cash';
+import { formatRupiah } from '../../../src-main/common/money';
+import { MAX_UNIT_PRICE } from '../../../src-main/common/sale-line';
 import { catalogueEn } from './catalogue-en';
 import type { Messages } from './id';
 import { keychainEn, reasonsEn } from './reasons-en';
@@ -82,7 +85,7 @@ export const en: Messages = {
       cents: 'The amount must be whole rupiah, no cents (no comma): for example 25000 or 25.000.',
       grouping: 'Amount: a dot separates thousands, three digits after each dot (for example 25.000 or 1.250.000).',
       characters: 'The amount may hold only digits, dots between thousands and Rp in front (for example Rp25.000).',
-      too_long: 'The amount is too large: at most 12 digits.',
+      too_long: `The amount is too large: at most ${formatRupiah(MAX_CASH)}.`,
     },
     charge: 'Charge',
     charging: 'Charging…',
@@ -297,7 +300,7 @@ export const en: Messages = {
     noShift: 'No shift is open at this till: cash cannot be taken until a shift is opened with its float.',
     openShift: 'Open a shift',
     issues: {
-      amount: 'Amount: whole rupiah, more than Rp0.',
+      amount: `Amount: whole rupiah from Rp1 to ${formatRupiah(MAX_CASH)}.`,
       over_due: 'More than is still due: only cash gives change.',
       nothing_due: 'Nothing is due: the sale is paid.',
       reference: 'Reference: 1 to 100 characters.',
@@ -350,7 +353,7 @@ export const en: Messages = {
     overLimit: "The discount is above the limit: charging needs a manager's PIN.",
     rules: {
       qty: 'Quantity: a whole number from 1 to 9999.',
-      unit_price: 'Price: whole rupiah from 0 to 10.000.000.000.',
+      unit_price: `Price: whole rupiah from Rp0 to ${formatRupiah(MAX_UNIT_PRICE)}.`,
       product: 'This product is no longer sold: remove its line.',
       discount: "A line's discount cannot be more than the line.",
       sale_discount: 'The sale discount cannot be more than the sale.',

@@ -1,3 +1,6 @@
+import { MAX_CASH } from '../../../src-main/common/cash';
+import { formatRupiah } from '../../../src-main/common/money';
+import { MAX_UNIT_PRICE } from '../../../src-main/common/sale-line';
 import type { Lang } from '../../../src-main/common/app-info';
 import type { RuleParams } from '../../../src-main/common/reasons';
 import type { ProbeVerdict } from '../../../src-main/common/manager';
@@ -95,7 +98,7 @@ export const id = {
       cents: 'Jumlah harus rupiah utuh, tanpa sen (tanpa koma): misalnya 25000 atau 25.000.',
       grouping: 'Jumlah: titik memisahkan ribuan, tiga angka setelah setiap titik (misalnya 25.000 atau 1.250.000).',
       characters: 'Jumlah hanya berisi angka, titik pemisah ribuan dan Rp di depan (misalnya Rp25.000).',
-      too_long: 'Jumlah terlalu besar: paling banyak 12 angka.',
+      too_long: `Jumlah terlalu besar: paling banyak ${formatRupiah(MAX_CASH)}.`,
     },
     charge: 'Tagih',
     charging: 'Memproses pembayaran…',
@@ -316,7 +319,7 @@ export const id = {
       'Belum ada shift yang dibuka di kasir ini: tunai tidak bisa diterima sebelum shift dibuka dengan modal awal.',
     openShift: 'Buka shift',
     issues: {
-      amount: 'Jumlah: rupiah bulat, lebih dari Rp0.',
+      amount: `Jumlah: rupiah bulat dari Rp1 sampai ${formatRupiah(MAX_CASH)}.`,
       over_due: 'Lebih dari sisa tagihan: hanya tunai yang memberi kembalian.',
       nothing_due: 'Tidak ada sisa tagihan: penjualan sudah lunas.',
       reference: 'Referensi: 1 sampai 100 karakter.',
@@ -369,7 +372,7 @@ export const id = {
     overLimit: 'Diskon melebihi batas: perlu PIN manajer saat menagih.',
     rules: {
       qty: 'Kuantitas: bilangan bulat 1 sampai 9999.',
-      unit_price: 'Harga: rupiah bulat 0 sampai 10.000.000.000.',
+      unit_price: `Harga: rupiah bulat dari Rp0 sampai ${formatRupiah(MAX_UNIT_PRICE)}.`,
       product: 'Produk ini tidak lagi dijual: hapus barisnya.',
       discount: 'Diskon baris tidak boleh melebihi harga baris.',
       sale_discount: 'Diskon penjualan tidak boleh melebihi jumlah penjualan.',

@@ -44,7 +44,10 @@ const shiftRuleEn: Record<string, string> = {
 };
 
 export const reasonsEn: ReasonWords = {
-  'arguments.invalid': ({ field }) => `This request was not accepted (${field}).`,
+  'arguments.invalid': ({ field, min, max }, say) =>
+    min !== undefined && max !== undefined
+      ? `This request was not accepted (${field}): whole rupiah from ${say.rupiah(min)} to ${say.rupiah(max)}.`
+      : `This request was not accepted (${field}).`,
 
   'order.not_found': ({ orderId }) => `Order ${orderId} was not found.`,
   'order.duplicate': ({ orderId }) => `Order number ${orderId} is already used.`,
@@ -139,7 +142,10 @@ export const reasonsEn: ReasonWords = {
       `${unknown ? ' (an unknown payment is for a manager to decide)' : ''}; then close the shift.`
     );
   },
-  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleEn[rule] ?? 'not allowed here'}.`,
+  'shift.field_rule': ({ field, rule, min, max }, say) =>
+    rule === 'amount' && min !== undefined && max !== undefined
+      ? `${field}: whole rupiah from ${say.rupiah(min)} to ${say.rupiah(max)}.`
+      : `${field}: ${shiftRuleEn[rule] ?? 'not allowed here'}.`,
   'shift.manager_pin': ({ refusal }) =>
     refusal === 'locked_out'
       ? 'PIN entry is locked for a while after too many wrong PINs.'

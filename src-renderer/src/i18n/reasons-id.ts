@@ -43,7 +43,10 @@ const shiftRuleId: Record<string, string> = {
 };
 
 export const reasonsId: ReasonWords = {
-  'arguments.invalid': ({ field }) => `Permintaan ini tidak diterima (${field}).`,
+  'arguments.invalid': ({ field, min, max }, say) =>
+    min !== undefined && max !== undefined
+      ? `Permintaan ini tidak diterima (${field}): bilangan bulat rupiah dari ${say.rupiah(min)} sampai ${say.rupiah(max)}.`
+      : `Permintaan ini tidak diterima (${field}).`,
 
   'order.not_found': ({ orderId }) => `Pesanan ${orderId} tidak ditemukan.`,
   'order.duplicate': ({ orderId }) => `Nomor pesanan ${orderId} sudah dipakai.`,
@@ -142,7 +145,10 @@ export const reasonsId: ReasonWords = {
       `penjualannya${unknown ? ' (pembayaran yang belum jelas diputuskan oleh manajer)' : ''}; lalu tutup shift.`
     );
   },
-  'shift.field_rule': ({ field, rule }) => `${field}: ${shiftRuleId[rule] ?? 'tidak diperbolehkan di sini'}.`,
+  'shift.field_rule': ({ field, rule, min, max }, say) =>
+    rule === 'amount' && min !== undefined && max !== undefined
+      ? `${field}: bilangan bulat rupiah dari ${say.rupiah(min)} sampai ${say.rupiah(max)}.`
+      : `${field}: ${shiftRuleId[rule] ?? 'tidak diperbolehkan di sini'}.`,
   'shift.manager_pin': ({ refusal }) =>
     refusal === 'locked_out'
       ? 'Memasukkan PIN dikunci sebentar setelah terlalu banyak PIN salah.'

@@ -1,3 +1,5 @@
+import { MAX_CASH } from '../../../src-main/common/cash';
+import { formatRupiah } from '../../../src-main/common/money';
 import type { shiftId } from './shift-id';
 
 /** The cashier's shift screens in English (the same keys as shift-id.ts). */
@@ -100,11 +102,11 @@ export const shiftEn: typeof shiftId = {
   times: (n) => `${n}×`,
   approvedBy: (name) => `approved by ${name}`,
   fields: {
-    float: 'Float: whole rupiah, 0 or more (e.g. 200.000).',
-    amount: 'Amount: whole rupiah, more than 0 (e.g. 25.000).',
+    float: `Float: whole rupiah from Rp0 to ${formatRupiah(MAX_CASH)} (e.g. 200.000).`,
+    amount: `Amount: whole rupiah from Rp1 to ${formatRupiah(MAX_CASH)} (e.g. 25.000).`,
     drawer: 'Amount: more than the cash the drawer should hold.',
     reason: 'Reason: 3 to 200 characters.',
-    counted: 'Counted cash: whole rupiah, 0 or more.',
+    counted: `Counted cash: whole rupiah from Rp0 to ${formatRupiah(MAX_CASH)}.`,
     count: 'Count: a whole number from 0 to 100.000.',
     nothing: 'Enter the count first.',
   },

@@ -1,3 +1,5 @@
+import { MAX_CASH } from '../../../src-main/common/cash';
+import { formatRupiah } from '../../../src-main/common/money';
 /**
  * The cashier's shift screens (components/shift/, docs/tenders.md "Shifts") in Bahasa Indonesia: the reference;
  * shift-en.ts has the same keys (its type is this object's).
@@ -105,11 +107,11 @@ export const shiftId = {
   times: (n: number) => `${n}×`,
   approvedBy: (name: string) => `disetujui ${name}`,
   fields: {
-    float: 'Modal awal: rupiah bulat, 0 atau lebih (mis. 200.000).',
-    amount: 'Jumlah: rupiah bulat, lebih dari 0 (mis. 25.000).',
+    float: `Modal awal: rupiah bulat dari Rp0 sampai ${formatRupiah(MAX_CASH)} (mis. 200.000).`,
+    amount: `Jumlah: rupiah bulat dari Rp1 sampai ${formatRupiah(MAX_CASH)} (mis. 25.000).`,
     drawer: 'Jumlah: lebih dari uang yang seharusnya ada di laci.',
     reason: 'Alasan: 3 sampai 200 karakter.',
-    counted: 'Uang dihitung: rupiah bulat, 0 atau lebih.',
+    counted: `Uang dihitung: rupiah bulat dari Rp0 sampai ${formatRupiah(MAX_CASH)}.`,
     count: 'Jumlah: bilangan bulat dari 0 sampai 100.000.',
     nothing: 'Masukkan hitungan dulu.',
   },

@@ -1,3 +1,5 @@
+import { MAX_RUPIAH, readWholeRupiah } from '../../../src-main/common/whole-rupiah';
+
 /**
  * What a typed amount means, read strictly: a whole number of rupiah written as people write one, or a problem named
  * by its rule — never a guess. "1e12" is not Rp112 and "12,5" is not Rp125: they are refused, and the field says why.
@@ -6,7 +8,8 @@
  * - dots between thousands, three digits after each dot: `25.000`, `1.250.000`;
  * - either, after `Rp`, `Rp.` or `IDR` (any case, a space allowed), and with `,-` after it: `Rp 25.000,-`.
  * Anything with a comma is refused (a rupiah amount has no cents, and "25,000" could mean 25 or 25 thousand); so is a
- * misplaced dot, any other character (a sign, an exponent, a letter, a space inside), and more than 12 digits.
+ * misplaced dot, any other character (a sign, an exponent, a letter, a space inside), and more than
+ * Rp100.000.000.000.000 (MAX_RUPIAH, the most Loket takes anywhere; each field's own range is checked after).
  */
 
 /** Why a typed amount is refused. */
@@ -23,8 +26,8 @@ export type AmountReading =
   | { kind: 'incomplete' }
   | { kind: 'invalid'; rule: AmountRule };
 
-/** Twelve digits: up to Rp999.999.999.999, far above any method's limit and exact as a JavaScript number. */
-export const AMOUNT_MAX_DIGITS = 12;
+/** The most a typed amount may be (too_long above it): the same maximum as the server's, compared as digits. */
+export const AMOUNT_MAX = MAX_RUPIAH;
 
 const PREFIX = /^(?:rp\.?|idr)\s*/i;
 const NO_CENTS_SUFFIX = /,-$/;
@@ -37,8 +40,9 @@ export function readAmount(text: string): AmountReading {
   else if (/^[1-9]\d{0,2}(?:\.\d{3})+$/.test(body)) digits = body.replace(/\./g, '');
   if (digits !== undefined) {
     const kept = digits.replace(/^0+/, '');
-    if (kept.length > AMOUNT_MAX_DIGITS) return { kind: 'invalid', rule: 'too_long' };
-    return { kind: 'amount', digits: kept, value: Number(kept || '0') };
+    const read = readWholeRupiah(kept || '0', { min: 0, max: AMOUNT_MAX });
+    if (!read.ok) return { kind: 'invalid', rule: 'too_long' };
+    return { kind: 'amount', digits: kept, value: read.value };
   }
   if (/^[1-9]\d{0,2}(?:\.\d{3})*\.\d{0,2}$/.test(body)) return { kind: 'incomplete' };
   if (body.includes(',')) return { kind: 'invalid', rule: 'cents' };

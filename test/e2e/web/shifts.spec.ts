@@ -232,6 +232,11 @@ test('the shift screens hold at every size, in both languages', async ({ page, l
     await checkSizes(page, 'header-none', lang);
     await page.getByTestId('shift-button').click();
     await checkSizes(page, 'open', lang);
+    // Over the most Loket takes: the field's words name the rule with its maximum.
+    await page.locator('#shift-float').fill('1000000000000000');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('shift-float-error')).toContainText('Rp100.000.000.000.000');
+    await checkSizes(page, 'open-float-rule', lang);
     await page.locator('#shift-float').fill('200000');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('shift-done-button')).toBeVisible();

@@ -1,9 +1,10 @@
 import { planTenders, type CashRounding, type TenderInput } from '../../../src-main/common/cash';
 import type { PaymentMethod } from '../../../src-main/common/payment-methods';
 import { cashRefund, planRefund, type RefundRequest } from '../../../src-main/common/refund';
+import { refundTax } from '../../../src-main/common/refund-tax';
 import type { Discount, SaleLine } from '../../../src-main/common/sale-line';
 import { computeSale } from '../../../src-main/common/sale-totals';
-import { taxSettingsSchema, type TaxSettings } from '../../../src-main/common/tax';
+import { taxSettingsSchema, type TaxCategory, type TaxSettings } from '../../../src-main/common/tax';
 import type {
   RefundReceiptInput,
   SaleReceiptInput,
@@ -134,6 +135,14 @@ export function buildRefundInput(
   );
   if (!planned.ok) throw new Error(planned.issues.map((i) => i.message).join('\n'));
   const plan = planned.refund;
+  // The tax it gives back, as the refund service works it out (the first refund of the sale: nothing before).
+  const now = new Map<TaxCategory, number>();
+  for (const l of plan.lines) {
+    const category = sale.lines.find((x) => x.lineId === l.lineId)!.taxCategory;
+    now.set(category, (now.get(category) ?? 0) + l.amount);
+  }
+  const lineTotals = sale.lines.map((l) => ({ category: l.taxCategory, total: l.total }));
+  const { net: _net, ...tax } = refundTax(sale.figures.categories, lineTotals, new Map(), now);
   return {
     refundId: 'R-T01-2026-000007',
     saleId: sale.saleId,
@@ -142,6 +151,7 @@ export function buildRefundInput(
     plan,
     saleLines: sale.lines,
     payout: how.kind === 'cash' ? { kind: 'cash', ...cashRefund(0, plan.money, how.rounding) } : how,
+    tax,
     reason,
     staff: { id: 3, name: 'Sari' },
     approvedBy: { id: 1, name: 'Pak Budi' },

@@ -10,6 +10,7 @@ import { gatewayDetail, refusalReason } from '../../../src-renderer/src/lib/refu
 import { describeError } from '../../../src-renderer/src/state/describe-error';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import type { Reason } from '../../../src-main/common/reasons';
+import { sayReason } from '../../../src-renderer/src/lib/say';
 
 const id = messagesFor('id');
 const en = messagesFor('en');
@@ -120,5 +121,50 @@ describe("the display's code fits its box", () => {
 
   test('a box too small still draws one pixel per module rather than nothing', () => {
     expect(fitQr(41, 10, 1)).toEqual({ scale: 1, size: 41 });
+  });
+});
+
+describe('an amount’s rule worded with its numbers, the maximum too', () => {
+  test('a shift’s amount refused by the server: from its min to its max, in both languages', () => {
+    const refused: Reason = {
+      key: 'shift.field_rule',
+      params: { field: 'float', rule: 'amount', min: 0, max: 100_000_000_000_000 },
+    };
+    expect(sayReason(refused, en, { lang: 'en' })).toBe('float: whole rupiah from Rp0 to Rp100.000.000.000.000.');
+    expect(sayReason(refused, id, { lang: 'id' })).toBe(
+      'float: bilangan bulat rupiah dari Rp0 sampai Rp100.000.000.000.000.',
+    );
+    const gate: Reason = {
+      key: 'arguments.invalid',
+      params: { field: '0.cart.lines.0.unitPrice', min: 0, max: 10_000_000_000 },
+    };
+    expect(sayReason(gate, en, { lang: 'en' })).toBe(
+      'This request was not accepted (0.cart.lines.0.unitPrice): whole rupiah from Rp0 to Rp10.000.000.000.',
+    );
+    expect(sayReason(gate, id, { lang: 'id' })).toContain('dari Rp0 sampai Rp10.000.000.000');
+  });
+
+  test('the screens’ own words of an amount name the maximum: the shift’s fields, a tender, a price, too large', () => {
+    for (const t of [en, id]) {
+      for (const words of [
+        t.shift.fields.float,
+        t.shift.fields.amount,
+        t.shift.fields.counted,
+        t.tender.issues.amount,
+        t.form.amountRules.too_long,
+      ])
+        expect(words).toContain('Rp100.000.000.000.000');
+      expect(t.cart.rules.unit_price).toContain('Rp10.000.000.000');
+    }
+  });
+
+  test('the order validator’s range with its params: the method’s min and max', () => {
+    expect(
+      translateIssue(
+        { field: 'amount', rule: 'amount_range', message: '', params: { min: 1, max: 10_000_000 } },
+        en,
+        'en',
+      ).text,
+    ).toBe('The amount must be between Rp1 and Rp10.000.000 for this method.');
   });
 });
