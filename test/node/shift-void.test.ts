@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { shiftCash } from '../../src-main/common/cash';
 import { dayIn, dayRange } from '../../src-main/common/gateway-time';
 import type { SaleTender } from '../../src-main/common/sale';
+import { DEFAULT_TAX_SETTINGS } from '../../src-main/common/tax';
 import type { AuditActor } from '../../src-main/core/audit/audit-log';
 import { salesFigures } from '../../src-main/core/reports/sales-figures';
 import { SaleStore, type NewSale } from '../../src-main/core/sales/sale-store';
@@ -102,6 +103,7 @@ function sell(total: number, tenders: Tender[]): string {
     terminalId: 'T01',
     training: false,
     saleDiscount: null,
+    taxSettings: DEFAULT_TAX_SETTINGS,
     figures: {
       subtotal: total,
       lineDiscounts: 0,
