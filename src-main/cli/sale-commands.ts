@@ -369,7 +369,6 @@ export function shiftLedgerOf(loket: Loket, clock: Clock): CashLedger {
     cash: () => cashSettingsOf(settings),
     drawer: printerDrawer(() => drawerPrinterOf(settings)),
     approver: loket.store.access,
-    audit: loket.store.audit,
     staffName: (id) => loket.store.access.staff.get(id)?.name,
   }).ledger;
 }

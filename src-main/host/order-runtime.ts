@@ -10,7 +10,7 @@ import { buildReceipt } from '../core/receipts/receipt-model';
 import { renderReceiptHtml } from '../core/receipts/receipt-html';
 import { buildPaymentSlip } from '../core/receipts/slip-model';
 import { openLoket, type Loket, type OpenOptions, type StoreBooks } from '../runtime';
-import { staffActor, type AuditActor } from '../core/audit/audit-log';
+import { AuditLog, staffActor, type AuditActor } from '../core/audit/audit-log';
 import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer } from '../core/shifts/drawer';
 import { ShiftApi } from '../core/shifts/shift-api';
@@ -28,6 +28,7 @@ import { RefundApi } from '../core/sales/refund-api';
 import { RefundService } from '../core/sales/refund-service';
 import { RefundStore } from '../core/sales/refund-store';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
+import { SalesBeingPaid } from '../core/sales/sales-being-paid';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import { OrderWatch } from './order-watch';
 import { startPendingWrites } from './pending-writes';
@@ -261,12 +262,16 @@ export class OrderRuntime {
       cash: () => cashSettingsOf(settings()),
       drawer: printerDrawer(() => printing.drawer(settings())),
       approver: store.access,
-      audit: store.audit,
+      // On the order log's own connection, so each change and its entry commit together: the store's books when
+      // live (the same file and connection), the training log in training (with stand-ins for the store's staff).
+      audit: loket.training ? new AuditLog(loket.db, clock, { standInStaff: true }) : store.audit,
       staffName: (id) => store.access.staff.get(id)?.name,
       // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
       drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
       // The X/Z report's gateway and other tenders, from the sales of the shift.
       tenders: new SaleShiftTenders(loket.db),
+      // The close waits for the till's sales still being paid.
+      salesBeingPaid: new SalesBeingPaid(loket.db),
     });
     /** Who acts at the till: the member of staff signed in, else the till itself. */
     const actor = (): AuditActor => {
@@ -275,6 +280,7 @@ export class OrderRuntime {
     };
     return new ShiftApi(service, {
       actor,
+      requireManager: (token) => store.access.requireManager(token),
       doc: (report) => {
         const s = settings();
         return buildShiftReportDoc(report, {

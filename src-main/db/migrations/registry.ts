@@ -14,6 +14,7 @@ import { MIGRATION_12 } from './0012-refunds';
 import { MIGRATION_13 } from './0013-closing-sales';
 import { MIGRATION_14 } from './0014-orders-kind-checked-in-code';
 import { MIGRATION_20 } from './0020-sale-tax-settings';
+import { MIGRATION_30 } from './0030-shift-events-cash-void';
 
 /**
  * Every migration of this Loket, in order of number: one line per file of this folder (a test holds the two
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_13,
   MIGRATION_14,
   MIGRATION_20,
+  MIGRATION_30,
 ];
 
 /** The schema version of a database this Loket made or brought up to date: its highest migration's number. */
