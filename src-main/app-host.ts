@@ -7,6 +7,7 @@ import { loadItemCatalogue, loadPaymentCatalogue } from './core/catalogue';
 import { testConnection } from './core/gateway/probe';
 import { ManagerService, type SettingsEffect } from './core/manager-service';
 import { systemClock } from './core/ports';
+import { AuditLog } from './core/audit/audit-log';
 import { BooksService } from './core/books-service';
 import { ChargesInFlight } from './core/backup/charges-in-flight';
 import type { Upkeep } from './core/backup/upkeep';
@@ -186,6 +187,11 @@ export async function startAppHost(options: AppHostOptions): Promise<AppHost> {
     testPrint: (s) => printing.testPrint(s),
     tillChanged: () => announce(),
     docsSection: (topic) => readDocsSection(topic),
+    // In training the till's shifts are audited on the training log, in their own transactions: the list shows them.
+    trainingAudit: () => {
+      const loket = current().loket;
+      return loket.training ? new AuditLog(loket.db, clock) : undefined;
+    },
   });
 
   /** The screens learn of a new mode, store name or till at once (the display, too). */

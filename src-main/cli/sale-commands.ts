@@ -368,7 +368,7 @@ export function cliCounter(loket: Loket, options: SaleCommandOptions, products?:
  * mode (the same file), the training log's in training mode.
  */
 export function tillAuditOf(loket: Loket, clock: Clock): AuditLog {
-  return loket.db === loket.store.db ? loket.store.audit : new AuditLog(loket.db, clock);
+  return loket.db === loket.store.db ? loket.store.audit : new AuditLog(loket.db, clock, { standInStaff: true });
 }
 
 /** The drawer behind the receipt printer set up, when it is a network one (the pulse is awaited before exiting). */
@@ -387,7 +387,6 @@ export function shiftLedgerOf(loket: Loket, clock: Clock): CashLedger {
     cash: () => cashSettingsOf(settings),
     drawer: printerDrawer(() => drawerPrinterOf(settings)),
     approver: loket.store.access,
-    audit: loket.store.audit,
     staffName: (id) => loket.store.access.staff.get(id)?.name,
   }).ledger;
 }

@@ -10,9 +10,11 @@ import { readWholeRupiah, rupiahMessage, rupiahRule, type RupiahRange } from '..
 import { sendToNetworkPrinter } from '../adapters/tcp-printer';
 import { renderReportEscPos } from '../core/reports/report-escpos';
 import { renderReportHtml } from '../core/reports/report-html';
+import { AuditLog } from '../core/audit/audit-log';
 import { printerDrawer, type DrawerPrinter } from '../core/shifts/drawer';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
+import { SalesBeingPaid } from '../core/sales/sales-being-paid';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
 import { cashSettingsOf, ShiftService, type CloseInput } from '../core/shifts/shift-service';
 import { PRIVATE_FILE_MODE } from '../db/open';
@@ -93,10 +95,14 @@ function serviceOf(books: Books, env: NodeJS.ProcessEnv): ShiftService {
     cash: () => cashSettingsOf(settings),
     drawer: printerDrawer(() => drawerPrinterOf(settings)),
     approver: books.store.access,
-    audit: books.store.audit,
+    // On the order log's connection (the training log in training, with stand-ins for the store's staff), so each
+    // change and its audit entry commit together.
+    audit: books.training ? new AuditLog(books.db, books.clock, { standInStaff: true }) : books.store.audit,
     staffName: (id) => books.staffNames.find((s) => s.id === id)?.name,
     // The X/Z report's gateway and other tenders, from the sales of the shift.
     tenders: new SaleShiftTenders(books.db),
+    // The close waits for the till's sales still being paid.
+    salesBeingPaid: new SalesBeingPaid(books.db),
   });
 }
 
@@ -273,6 +279,7 @@ function reportLines(r: ShiftReport, tz: string, mark: string): string[] {
     line('float', c.float),
     line('handed over', c.cashIn),
     line('change', -c.change),
+    ...(r.voided.count > 0 ? [line(`voided sales (${r.voided.count})`, -r.voided.amount)] : []),
     line(`refunds (${r.refunds.count})`, -c.cashRefunds),
     line(`pay-ins (${r.payIns.length})`, c.payIns),
     line(`pay-outs (${r.payOuts.length})`, -c.payOuts),

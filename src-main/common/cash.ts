@@ -17,13 +17,14 @@ import { isWholeRupiah, MAX_RUPIAH, rupiahMessage, rupiahRule, rupiahSchema, typ
  *   D ≤ H < D'   (only when nearest rounds up) settles it exactly: applied D, change H − D, no rounding
  *   0 < H < D    pays part: applied H, change 0, no rounding; D − H is still due
  * A gateway or "other" tender gives no change: its amount is at most what is due (absent: all of it).
- * Expected cash of a shift = float + cash applied (handed − change) − cash refunds − pay-outs + pay-ins.
+ * Expected cash of a shift = float + cash applied (handed − change) − cash given back on voided sales − cash refunds −
+ * pay-outs + pay-ins.
  *
  * Decided here (not in the lead's notes): the exact-settle case above; a tender of Rp0 is refused, except cash when
  * rounding brings what is due to Rp0; an "other" tender's reference is 1 to 100 characters; amounts are at most
- * Rp100.000.000.000.000 (MAX_CASH); a pay-out above the manager's limit (default Rp100.000) needs a manager's PIN;
- * a pay-out or a cash refund larger than the cash the drawer should hold is refused; a count is at most 100000 of
- * one denomination.
+ * Rp100.000.000.000.000 (MAX_CASH); a pay-out that takes the shift's pay-outs above the manager's limit (default
+ * Rp100.000 a shift) needs a manager's PIN; a pay-out or a cash refund larger than the cash the drawer should hold is
+ * refused, without saying how much that is; a count is at most 100000 of one denomination.
  */
 
 export const CASH_UNIT = 100;
@@ -42,7 +43,7 @@ const amountSchema = rupiahSchema(CASH_RANGE);
 export const cashSettingsSchema = z
   .object({
     rounding: z.enum(CASH_ROUNDINGS, { error: ROUNDING_RULE }).default('off'),
-    /** A pay-out above this needs a manager's PIN. */
+    /** The shift's pay-outs above this, summed, need a manager's PIN (a pay-out that takes them over it). */
     payOutLimit: amountSchema.default(100_000),
   })
   .strict();
@@ -203,7 +204,7 @@ export type ShiftCashEvent =
   | { type: 'float'; amount: number }
   | { type: 'cash_tender'; handed: number; change: number }
   | { type: 'cash_refund'; amount: number }
-  /** Cash given back on a voided sale (its gateway part ended unpaid): not a refund, the sale never happened. */
+  /** A voided sale's cash, given back to the customer (it is no refund: the sale never completed). */
   | { type: 'cash_void'; amount: number }
   | { type: 'pay_in'; amount: number }
   | { type: 'pay_out'; amount: number };
@@ -213,20 +214,20 @@ export interface ShiftCash {
   /** Cash handed over by customers, and the change given back. */
   cashIn: number;
   change: number;
-  /** cashIn − change: the cash applied to sales. */
+  /** cashIn − change: the cash applied to sales, voided ones' too. */
   cashSales: number;
+  /** The cash given back on sales voided after they took it. */
+  cashVoids: number;
   cashRefunds: number;
-  /** Cash given back on voided sales. */
-  cashVoided: number;
   payIns: number;
   payOuts: number;
-  /** float + cashSales − cashVoided − cashRefunds − payOuts + payIns. */
+  /** float + cashSales − cashVoids − cashRefunds − payOuts + payIns. */
   expected: number;
 }
 
 /** The shift's cash figures, rebuilt from its events (so a restart gets the same figures). */
 export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
-  const c = { float: 0, cashIn: 0, change: 0, cashRefunds: 0, cashVoided: 0, payIns: 0, payOuts: 0 };
+  const c = { float: 0, cashIn: 0, change: 0, cashVoids: 0, cashRefunds: 0, payIns: 0, payOuts: 0 };
   for (const [i, e] of events.entries()) {
     const need = (name: string, v: number) => requireSafeInteger('shiftCash', `events[${i}].${name}`, v);
     switch (e.type) {
@@ -247,7 +248,7 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
         break;
       case 'cash_void':
         need('amount', e.amount);
-        c.cashVoided += e.amount;
+        c.cashVoids += e.amount;
         break;
       case 'pay_in':
         need('amount', e.amount);
@@ -262,25 +263,40 @@ export function shiftCash(events: readonly ShiftCashEvent[]): ShiftCash {
     }
   }
   const cashSales = c.cashIn - c.change;
-  return { ...c, cashSales, expected: c.float + cashSales - c.cashVoided - c.cashRefunds - c.payOuts + c.payIns };
+  return {
+    ...c,
+    cashSales,
+    expected: c.float + cashSales - c.cashVoids - c.cashRefunds - c.payOuts + c.payIns,
+  };
 }
 
 export type MovementResult =
-  { ok: true; amount: number; reason: string; needsManagerPin: boolean } | { ok: false; issues: CashIssue[] };
+  | {
+      ok: true;
+      amount: number;
+      reason: string;
+      /** A pay-out that takes the shift's pay-outs over the limit: a manager's PIN allows it. */
+      needsManagerPin: boolean;
+      /** The shift's pay-outs before this one (0 for a pay-in). */
+      paidOut: number;
+    }
+  | { ok: false; issues: CashIssue[] };
 
 /**
- * A pay-in or pay-out: an amount above 0, a reason (trimmed, 3 to 200 characters). A pay-out may not take more than
- * the drawer should hold (`expected`), and above `payOutLimit` it needs a manager's PIN.
+ * A pay-in or pay-out: an amount above 0, a reason (trimmed, 3 to 200 characters). The manager's limit is the
+ * shift's, not one movement's: a pay-out that takes the sum of the shift's pay-outs (`paidOut` before it) over
+ * `payOutLimit` needs a manager's PIN, so two pay-outs just under the limit do not slip past it. Whether the drawer
+ * holds the amount is `cashOutIssue`'s, asked after the PIN (ShiftService): a cashier alone can only try amounts
+ * under the limit, so refused pay-outs cannot be used to find out what the drawer should hold before the count.
  */
 export function checkMovement(
   type: 'pay_in' | 'pay_out',
   amount: unknown,
   reason: unknown,
-  drawer: { expected: number; payOutLimit: number },
+  shift: { payOutLimit: number; paidOut: number },
 ): MovementResult {
   const issues: CashIssue[] = [];
   if (!isWholeRupiah(amount, PAYMENT_RANGE)) issues.push(amountIssue('amount', PAYMENT_RANGE, amount));
-  else if (type === 'pay_out' && amount > drawer.expected) issues.push(drawerIssue('amount', amount, drawer.expected));
   const text = typeof reason === 'string' ? reason.trim() : '';
   const n = [...text].length;
   if (n < REASON_MIN || n > REASON_MAX || badTextReason(text) !== undefined)
@@ -291,21 +307,29 @@ export function checkMovement(
     });
   if (issues.length > 0) return { ok: false, issues };
   const value = amount as number;
-  return { ok: true, amount: value, reason: text, needsManagerPin: type === 'pay_out' && value > drawer.payOutLimit };
-}
-
-function drawerIssue(field: string, amount: number, expected: number): CashIssue {
+  const paidOut = type === 'pay_out' ? shift.paidOut : 0;
   return {
-    field,
-    rule: 'drawer',
-    message: `${field}: ${formatRupiah(amount)} is more than the ${formatRupiah(Math.max(0, expected))} the drawer should hold`,
+    ok: true,
+    amount: value,
+    reason: text,
+    needsManagerPin: type === 'pay_out' && paidOut + value > shift.payOutLimit,
+    paidOut,
   };
 }
 
-/** A cash refund of `amount` against the drawer's expected cash: the issue when the drawer cannot pay it. */
+/**
+ * A pay-out or a cash refund of `amount` against the drawer's expected cash: the issue when the drawer cannot pay it.
+ * Its words never say how much the drawer should hold: the cashier sees them before the blind count.
+ */
 export function cashOutIssue(amount: number, expected: number, field = 'amount'): CashIssue | undefined {
   requireSafeInteger('cashOutIssue', 'amount', amount);
-  return amount > expected ? drawerIssue(field, amount, expected) : undefined;
+  return amount > expected
+    ? {
+        field,
+        rule: 'drawer',
+        message: `${field}: ${formatRupiah(amount)} is more than the drawer should hold`,
+      }
+    : undefined;
 }
 
 // ---------------------------------------------------------------- counting the drawer

@@ -108,12 +108,15 @@ export interface ConnectionReport {
 }
 
 export interface AuditEntry {
+  /** Its place in its log (the store's, or the training log's: `log`). */
   seq: number;
   at: string;
   actor: { staffId?: number; name: string; source: 'app' | 'cli' | 'system' };
   action: string;
   field?: string;
   detail?: Record<string, unknown>;
+  /** An entry of the training log (training/loket.db: the till's shifts in training), merged in by time. */
+  log?: 'training';
 }
 
 /** Who sells at this till: the staff member signed in, or nobody. */

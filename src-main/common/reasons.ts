@@ -106,12 +106,22 @@ export interface ReasonParams {
   'shift.already_open': { shiftId: string };
   'shift.not_found': { shiftId: string };
   /**
+   * The shift cannot close while a sale of this till is being paid: each by its struk number, with its gateway order
+   * still waiting (its method and state) when it has one.
+   */
+  'shift.sales_being_paid': {
+    sales: { serial: string; orderId?: string; methodId?: string; orderState?: OrderState }[];
+  };
+  /**
    * A field of a shift's input that breaks its rule (common/cash.ts: amount, reason, drawer, count, denomination);
    * `min` and `max`: an amount's range, when the rule is an amount's.
    */
   'shift.field_rule': { field: string; rule: string; min?: number; max?: number };
-  /** A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason). */
-  'shift.manager_pin': { refusal: string; retryAfterMs?: number };
+  /**
+   * A manager's PIN was needed and was not right (`refusal`: PinRefusal's reason, or `pin_required`). A pay-out over
+   * the shift's limit also says the shift's pay-outs so far (`paidOut`), this `amount` and the `limit`.
+   */
+  'shift.manager_pin': { refusal: string; retryAfterMs?: number; paidOut?: number; amount?: number; limit?: number };
   'drawer.opened': { printer?: string };
   'drawer.no_printer': Record<string, never>;
   /** The OS printer prints pages, not raw bytes: the drawer behind it cannot be pulsed. */

@@ -1,4 +1,5 @@
 import type { CashRule, CountDifference, DenominationId, ShiftCash } from './cash';
+import type { OrderState } from './order';
 import type { Reason } from './reasons';
 
 /**
@@ -11,6 +12,7 @@ export const SHIFT_EVENT_TYPES = [
   'float',
   'cash_tender',
   'cash_refund',
+  /** Cash given back to the customer when a sale that took it is voided (a split sale whose QRIS part failed). */
   'cash_void',
   'pay_in',
   'pay_out',
@@ -28,11 +30,11 @@ export interface ShiftEventView {
   seq: number;
   at: string;
   type: ShiftEventType;
-  /** The float, a pay-in or pay-out, a cash refund; for a cash tender the cash handed over. */
+  /** The float, a pay-in or pay-out, a cash refund, a voided sale's cash; for a cash tender the cash handed over. */
   amount: number;
   /** A cash tender's change given back. */
   change: number;
-  /** The sale of a cash tender, the refund document of a cash refund. */
+  /** The sale of a cash tender or of a voided sale's cash given back, the refund document of a cash refund. */
   documentId?: string;
   reason?: string;
   by?: ShiftPerson;
@@ -89,9 +91,15 @@ export interface ShiftTenderLine {
 export interface ShiftReport {
   kind: 'X' | 'Z';
   shift: ShiftView;
-  /** Sales by tender: cash (handed − change) first, then what the sales' tenders add. */
+  /**
+   * Sales by tender: cash first — the cash tenders of the shift's sales that were not voided (handed − change), which
+   * is the day report's cash of those sales once they completed — then what the sales' tenders add.
+   */
   tenders: ShiftTenderLine[];
+  /** Every cash tender the drawer took, voided sales' too: what came in, the change, and handed − change. */
   cashTenders: { count: number; handed: number; change: number; net: number };
+  /** Sales voided after they took cash: how many, and the cash given back (it came in and went out; not a refund). */
+  voided: { count: number; amount: number };
   refunds: { count: number; amount: number };
   payIns: ShiftEventView[];
   payOuts: ShiftEventView[];
@@ -131,4 +139,21 @@ export interface ShiftFieldIssue {
   message: string;
   /** An amount's rule: its range. */
   params?: { min: number; max: number };
+}
+
+/**
+ * A sale of this till still being paid (`tendering`): a shift cannot close under it (its cash is the shift's, and so
+ * is any cash to give back should it be voided). Named as its struk is, with its gateway order still waiting.
+ */
+export interface SaleBeingPaid {
+  saleId: string;
+  /** The struk's number: `T01-000042`. */
+  serial: string;
+  total: number;
+  /** When it was rung up (UTC ISO). */
+  since: string;
+  /** Its gateway part still waiting: the order, its payment method and the order's state (unknown: a manager's). */
+  orderId?: string;
+  methodId?: string;
+  orderState?: OrderState;
 }

@@ -20,7 +20,7 @@ import { OrderRuleError } from '../common/order-policy';
 import type { OpenOrdersWhat, Reason } from '../common/reasons';
 import type { CredentialsProblem } from './settings/live-credentials';
 import type { PinRefusal, StaffRole, StaffSummary } from '../common/staff';
-import { staffActor, type AuditLog } from './audit/audit-log';
+import { AUDIT_LIST_DEFAULT, staffActor, type AuditLog } from './audit/audit-log';
 import type { SecretStore } from './ports';
 import { recordConnectionTest, saveWithSecrets } from './settings/gateway-secrets';
 import { secretStatusOf, type SecretLayers } from './settings/keychain-state';
@@ -77,6 +77,18 @@ export interface ManagerHost {
   tillChanged(): void;
   /** A section of the docs a screen links to (docs/settings.md's keychain section, say). */
   docsSection(topic: DocsTopic): DocsSection;
+  /** The training log's audit (training/loket.db) while the till runs in training; undefined when it runs live. */
+  trainingAudit?(): AuditLog | undefined;
+}
+
+/** Two newest-first lists as one, by time; each keeps its own order (so each log's page is a prefix of it). */
+function mergeNewestFirst(a: readonly AuditEntry[], b: readonly AuditEntry[]): AuditEntry[] {
+  const out: AuditEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length)
+    out.push(j >= b.length || (i < a.length && a[i]!.at >= b[j]!.at) ? a[i++]! : b[j++]!);
+  return out;
 }
 
 /**
@@ -313,9 +325,24 @@ export class ManagerService implements Pick<ApiHandlers, ManagerApiMethod> {
     return this.host.docsSection(topic);
   }
 
-  auditLog(token: string, options: { limit?: number; before?: number }): AuditEntry[] {
+  /**
+   * The audit log, newest first. While the till runs in training its order log's entries (the shift's, written in
+   * the change's transaction on that file) are merged in by time, marked `log: 'training'`; each log pages by its own
+   * cursor (`before`, `trainingBefore`: the oldest seq of that log shown so far).
+   */
+  auditLog(token: string, options: { limit?: number; before?: number; trainingBefore?: number }): AuditEntry[] {
     this.requireManager(token);
-    return this.store.audit.list(options);
+    const { trainingBefore, ...store } = options;
+    const mine = this.store.audit.list(store);
+    const till = this.host.trainingAudit?.();
+    if (!till) return mine;
+    const training = till
+      .list({
+        ...(options.limit ? { limit: options.limit } : {}),
+        ...(trainingBefore ? { before: trainingBefore } : {}),
+      })
+      .map((e): AuditEntry => ({ ...e, log: 'training' }));
+    return mergeNewestFirst(mine, training).slice(0, options.limit ?? AUDIT_LIST_DEFAULT);
   }
 
   // ------------------------------------------------------------ inside

@@ -10,11 +10,11 @@ import { buildReceipt } from '../core/receipts/receipt-model';
 import { renderReceiptHtml } from '../core/receipts/receipt-html';
 import { buildPaymentSlip } from '../core/receipts/slip-model';
 import { openLoket, type Loket, type OpenOptions, type StoreBooks } from '../runtime';
-import { staffActor, type AuditActor } from '../core/audit/audit-log';
+import { AuditLog, staffActor, type AuditActor } from '../core/audit/audit-log';
 import { renderReportHtml } from '../core/reports/report-html';
 import { printerDrawer, type DrawerPort } from '../core/shifts/drawer';
-import { AuditLog } from '../core/audit/audit-log';
 import { Counter } from '../core/counter/counter';
+import { UNPAID_END } from '../core/counter/sale-follows-order';
 import { ShiftApi } from '../core/shifts/shift-api';
 import { ShiftBook } from '../core/shifts/shift-book';
 import { buildShiftReportDoc } from '../core/shifts/shift-report-doc';
@@ -30,6 +30,7 @@ import { RefundApi } from '../core/sales/refund-api';
 import { RefundService } from '../core/sales/refund-service';
 import { RefundStore } from '../core/sales/refund-store';
 import { SaleShiftTenders } from '../core/sales/shift-tenders';
+import { SalesBeingPaid } from '../core/sales/sales-being-paid';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import { OrderWatch } from './order-watch';
 import { startPendingWrites } from './pending-writes';
@@ -167,14 +168,16 @@ export class OrderRuntime {
       const sandbox = loket.sandbox;
       // One drawer for the shift's own movements and the counter's cash (opened once a charge has committed).
       const drawer = printerDrawer(() => this.deps.printing.drawer(this.deps.settings()));
-      const shifts = this.shifts(loket, drawer);
+      // The audit log of the order log's own database: live, the store's; in training, the training log's (its members
+      // of staff stand in): an entry commits with the change it records.
+      const audit = loket.training ? new AuditLog(loket.db, clock, { standInStaff: true }) : store.audit;
+      const shifts = this.shifts(loket, drawer, audit);
       // What the counter, the sale and its refunds share: one store of sales, one cash ledger (a test's, or the
       // shift's), the settings, the till, the manager's PIN, and the audit log of the order log's own database (its
       // entries commit with the change they record: in training, the training log's).
       const saleStore = new SaleStore(loket.db, clock);
       const saleReceipts = this.saleReceipts(loket);
       const settings = () => loadSaleSettings(store.settings);
-      const audit = loket.db === store.db ? store.audit : new AuditLog(loket.db, clock);
       const cashLedger = this.deps.cashLedger?.(loket) ?? shifts.service.ledger;
       const counter = new Counter({
         log: loket.log,
@@ -252,6 +255,9 @@ export class OrderRuntime {
         return cart.lines.length === 0 ? null : displayCartOf(cart, sales.quoteSale({ cart }));
       };
       const unsubscribe = app.subscribe(this.deps.emit);
+      // A void's cash went back in the void's transaction (core/counter/sale-follows-order.ts); once it has committed,
+      // the drawer opens for the cashier to hand it over, whoever voided it (the cashier, the gateway's callback).
+      const unwatchVoids = watchVoidedCash(loket, saleStore, drawer, log);
       const pending = startPendingWrites(loket.orders, log);
       watch.watchLeftOver();
       const watching = watch;
@@ -265,6 +271,7 @@ export class OrderRuntime {
           pending.stop();
           watching.stop();
           unsubscribe();
+          unwatchVoids();
           app.close();
           await listener?.close();
           await loket.close();
@@ -279,7 +286,7 @@ export class OrderRuntime {
   }
 
   /** The shifts of this runtime's order log, the drawer on the receipt printer, X/Z printed as the day's report is. */
-  private shifts(loket: Loket, drawer: DrawerPort): ShiftApi {
+  private shifts(loket: Loket, drawer: DrawerPort, audit: AuditLog): ShiftApi {
     const { store, clock, log, settings, printing } = this.deps;
     const service = new ShiftService({
       book: new ShiftBook(loket.db),
@@ -289,12 +296,16 @@ export class OrderRuntime {
       cash: () => cashSettingsOf(settings()),
       drawer,
       approver: store.access,
-      audit: store.audit,
+      // On the order log's own connection, so each change and its entry commit together: the store's books when
+      // live (the same file and connection), the training log in training (with stand-ins for the store's staff).
+      audit,
       staffName: (id) => store.access.staff.get(id)?.name,
       // The sale is done and its cash written: a drawer that did not open is for the log (and the cashier's hand).
       drawerProblem: (result, cause) => log(`drawer (${cause}): ${result.message}`),
       // The X/Z report's gateway and other tenders, from the sales of the shift.
       tenders: new SaleShiftTenders(loket.db),
+      // The close waits for the till's sales still being paid.
+      salesBeingPaid: new SalesBeingPaid(loket.db),
     });
     /** Who acts at the till: the member of staff signed in, else the till itself. */
     const actor = (): AuditActor => {
@@ -303,6 +314,7 @@ export class OrderRuntime {
     };
     return new ShiftApi(service, {
       actor,
+      requireManager: (token) => store.access.requireManager(token),
       doc: (report) => {
         const s = settings();
         return buildShiftReportDoc(report, {
@@ -389,4 +401,24 @@ async function simulatePayment(loket: Loket, id: string): Promise<void> {
   const answer = await loket.client.inquire(id);
   if (answer.ok)
     loket.orders.applyInquiryAnswer(id, answer, { source: 'inquiry', reason: 'training: simulated payment' });
+}
+
+/**
+ * Opens the drawer once for each sale voided with cash given back, after the change has committed: a screen's matter
+ * (the books are written already), so a drawer that does not open is for the log only.
+ */
+function watchVoidedCash(loket: Loket, sales: SaleStore, drawer: DrawerPort, log: (line: string) => void): () => void {
+  const opened = new Set<string>();
+  const cashBack = loket.db.prepare<[string], number>(
+    "SELECT COUNT(*) FROM shift_events WHERE document_id = ? AND type = 'cash_void'",
+  );
+  return loket.log.onChange((order) => {
+    if (!UNPAID_END.includes(order.state)) return;
+    const saleId = sales.saleIdOfOrder(order.id);
+    if (saleId === undefined || opened.has(saleId) || cashBack.pluck().get(saleId) === 0) return;
+    opened.add(saleId);
+    void drawer.open('cash_void').then((result) => {
+      if (!result.ok) log(`drawer (cash given back on a void): ${result.message}`);
+    });
+  });
 }

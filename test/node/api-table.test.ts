@@ -44,15 +44,28 @@ describe('the table of API methods', () => {
     expect(DISPLAY_BRIDGE_NAMES).toEqual(['displayState', 'onEvent']);
   });
 
-  it("a manager's method takes the session token first; no other method does", () => {
+  it("a manager's method takes the session token first (or null, when the till may call it too); no other does", () => {
     const managers = apiMethodsFor('manager');
+    const cashiers = apiMethodsFor('cashier');
     expect(managers).toContain('closeDay');
     const session = apiMethodSpec('managerView').args.def.items[0];
     expect(parseApiCall('managerView', [SESSION]).args).toEqual([SESSION]);
     for (const method of apiMethodNames) {
-      const first = apiMethodSpec(method).args.def.items[0];
-      expect(first === session, method).toBe((managers as readonly string[]).includes(method));
+      const first = apiMethodSpec(method).args.def.items[0] as unknown as { def?: { innerType?: unknown } } | undefined;
+      const manager = (managers as readonly string[]).includes(method);
+      const both = manager && (cashiers as readonly string[]).includes(method);
+      // A method of both takes the token or null: the service decides what needs the session.
+      expect(first === session, method).toBe(manager && !both);
+      expect(first?.def?.innerType === session, method).toBe(both);
     }
+    // The shift's reports: the X report needs a manager's session (the service checks it), the Z report none.
+    expect(managers.filter((m) => (cashiers as readonly string[]).includes(m))).toEqual([
+      'shiftReport',
+      'shiftReportHtml',
+      'printShiftReport',
+    ]);
+    expect(parseApiCall('shiftReport', [null, {}]).args).toEqual([null, {}]);
+    expect(() => parseApiCall('shiftReport', [{}])).toThrow();
   });
 
   it('only a charge is counted in flight', () => {

@@ -101,7 +101,7 @@ describe('npm run cli -- shift', () => {
     });
     expect(await shift('pay-out', '--amount', '5000', '--reason', 'the rent')).toMatchObject({
       code: 2,
-      err: 'amount: Rp5.000 is more than the Rp1.000 the drawer should hold\n',
+      err: 'amount: Rp5.000 is more than the drawer should hold\n',
     });
     expect(await shift('close', '--count', 'note3000=1')).toMatchObject({
       code: 2,

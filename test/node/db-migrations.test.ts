@@ -1087,6 +1087,30 @@ const perMigration: Record<
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     },
   },
+  30: {
+    seed: seedShiftsV14,
+    check: (db) => {
+      // A voided sale's cash given back is an event now, with its sale; every other rule of the table as it was.
+      const event = (overrides: Record<string, unknown>) => {
+        const row = { shift_id: 'T01-S0001', at: T0, type: 'cash_void', amount: 5000, ...overrides };
+        const cols = Object.keys(row);
+        db.prepare(`INSERT INTO shift_events (${cols.join(', ')}) VALUES (${cols.map((c) => '@' + c).join(', ')})`).run(
+          row,
+        );
+      };
+      event({ document_id: 'SALE-V' });
+      expect(() => event({})).toThrow(/CHECK constraint failed/); // no sale
+      expect(() => event({ change: 1, document_id: 'SALE-V' })).toThrow(/CHECK constraint failed/);
+      expect(() => event({ type: 'tip', document_id: 'SALE-V' })).toThrow(/CHECK constraint failed/);
+      expect(() => event({ type: 'pay_out' })).toThrow(/CHECK constraint failed/); // no reason
+      expect(() => event({ shift_id: 'nope', document_id: 'SALE-V' })).toThrow(/FOREIGN KEY constraint failed/);
+      expect(() => db.prepare('DELETE FROM shift_events').run()).toThrow(/append-only/);
+      expect(() => db.prepare("UPDATE shift_events SET actor = 'x'").run()).toThrow(/append-only/);
+      expect(names(db, 'index')).toEqual(expect.arrayContaining(['shift_events_shift']));
+      expect(strictTables(db)).toMatchObject({ shift_events: 1 });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    },
+  },
   40: {
     // A sale and its gateway tender of before keep their rows: no key, no late payment.
     seed: (db) => {
@@ -1140,6 +1164,25 @@ function tablesTouchedAfter(version: number): Set<string> {
     for (const match of m.sql.matchAll(/(?:ALTER TABLE|CREATE TABLE|DROP TABLE|INSERT INTO|\bON)\s+(\w+)/g))
       touched.add(match[1]!);
   return touched;
+}
+
+/** The realistic file of the versions before, and a shift of T01 with an event of every type migration 11 knows. */
+function seedShiftsV14(db: Database): void {
+  seedRealisticV11(db);
+  db.prepare(
+    `INSERT INTO shifts (id, terminal_id, business_day, time_zone, state, opened_at, opened_by, float)
+     VALUES ('T01-S0001', 'T01', '2025-03-01', 'Asia/Jakarta', 'open', ?, 'Sri', 100000)`,
+  ).run(T0);
+  const event = db.prepare(
+    `INSERT INTO shift_events (shift_id, at, type, amount, change, document_id, reason, actor, approved_by)
+     VALUES ('T01-S0001', ?, ?, ?, ?, ?, ?, 'Sri', ?)`,
+  );
+  event.run(T0, 'float', 100000, 0, null, null, null);
+  event.run(T0, 'cash_tender', 50000, 1950, 'SALE-1', null, null);
+  event.run(T0, 'cash_refund', 18000, 0, 'REF-1', null, null);
+  event.run(T0, 'pay_in', 10000, 0, null, 'coins from the bank', null);
+  event.run(T0, 'pay_out', 120000, 0, null, 'the supplier', 'Bu Sri');
+  event.run(T0, 'no_sale', 0, 0, null, 'change for a note', 'Bu Sri');
 }
 
 interface OutboxDbRow {

@@ -146,7 +146,11 @@ describe('the refund API', () => {
       error: { code: 'not_found' },
     });
     // The X report counts the cash refund, and the expected cash gives it back.
-    const x = await ok<{ refunds: { count: number; amount: number }; expected: number }>('shiftReport', {});
+    const x = await ok<{ refunds: { count: number; amount: number }; expected: number }>(
+      'shiftReport',
+      session.token,
+      {},
+    );
     expect(x.refunds).toEqual({ count: 1, amount: 18_000 });
     expect(x.expected).toBe(100_000 + 36_000 - 18_000);
   });

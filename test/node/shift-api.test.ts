@@ -74,11 +74,13 @@ describe('the shift API', () => {
     expect(sold).toMatchObject({ ok: true, drawer: { ok: true } });
     await waitFor(() => jobs.length === 3, 'the drawer to open for the float, the pay-in and the cash tender');
 
-    const x = await ok<{ kind: string; expected: number }>('shiftReport', {});
+    // The X report shows the expected cash: a manager's session only.
+    const session = await host!.app.setupManager({ name: 'Bu Sri', pin: '97531864' });
+    const x = await ok<{ kind: string; expected: number }>('shiftReport', session.token, {});
     expect(x).toMatchObject({ kind: 'X', expected: 167_000 });
-    const html = await ok<{ html: string }>('shiftReportHtml', {});
+    const html = await ok<{ html: string }>('shiftReportHtml', session.token, {});
     expect(html.html).toContain('LAPORAN X');
-    expect(await ok('printShiftReport', {})).toMatchObject({ ok: true });
+    expect(await ok('printShiftReport', session.token, {})).toMatchObject({ ok: true });
 
     const closed = await ok<Record<string, unknown>>('closeShift', {
       denominations: { note100000: 1, note50000: 1, note10000: 1, note5000: 1, note2000: 1 },
@@ -87,6 +89,43 @@ describe('the shift API', () => {
     await waitFor(() => jobs.length === 5, 'the report and the drawer at the close');
     expect(jobs.filter((j) => j.equals(DRAWER_PULSE))).toHaveLength(4);
     expect(await ok('currentShift')).toBeNull();
+    // The closed shift's Z report is anyone's at the till: the close's answer already said it all.
+    const z = await ok<{ kind: string; expected: number }>('shiftReport', null, { shiftId: 'T01-S0001' });
+    expect(z).toMatchObject({ kind: 'Z', expected: 167_000 });
+    expect((await ok<{ html: string }>('shiftReportHtml', null, {})).html).toContain('LAPORAN Z');
+  });
+
+  it("answers the X report and every expected-cash figure to a manager's session only", async () => {
+    await ok('openShift', { float: 73_500 });
+    await ok('shiftMovement', { type: 'pay_in', amount: 11_100, reason: 'coins from the bank' });
+    // Without a session, or with one that is not live, the X report is refused in all three forms.
+    for (const method of ['shiftReport', 'shiftReportHtml', 'printShiftReport'])
+      for (const token of [null, 'b'.repeat(32)]) {
+        const refused = await call(method, token, {});
+        expect(refused, `${method} ${String(token)}`).toMatchObject({ ok: false, error: { code: 'locked' } });
+        expect(JSON.stringify(refused)).not.toMatch(/84600|84\.600|expected/);
+      }
+    // The old call without the token is refused by the table, not answered.
+    expect(await call('shiftReport', {})).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    // A live manager's session reads it; a locked one no longer does.
+    const session = await host!.app.setupManager({ name: 'Bu Sri', pin: '97531864' });
+    expect(await ok('shiftReport', session.token, {})).toMatchObject({ kind: 'X', expected: 84_600 });
+    await host!.app.lockManager(session.token);
+    expect(await call('shiftReport', session.token, {})).toMatchObject({ ok: false, error: { code: 'locked' } });
+
+    // A pay-out the drawer cannot pay is refused without the drawer's figure; so is one over the limit.
+    const short = await call('shiftMovement', { type: 'pay_out', amount: 90_000, reason: 'the rent' });
+    expect(short).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        reason: { key: 'shift.field_rule', params: { field: 'amount', rule: 'drawer' } },
+      },
+    });
+    const overLimit = await call('shiftMovement', { type: 'pay_out', amount: 150_000, reason: 'the rent' });
+    expect(overLimit).toMatchObject({ ok: false, error: { reason: { key: 'shift.manager_pin' } } });
+    for (const answer of [short, overLimit, await call('currentShift')])
+      expect(JSON.stringify(answer)).not.toMatch(/84600|84\.600|expected/);
   });
 
   it('refuses bad input with the field and the rule, and a no sale without a manager’s right PIN', async () => {

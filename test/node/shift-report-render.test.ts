@@ -3,6 +3,7 @@
 // section of shifts with their cash variance.
 import { describe, expect, it } from 'vitest';
 import { shiftCash } from '../../src-main/common/cash';
+import { formatRupiah } from '../../src-main/common/money';
 import type { DayReport } from '../../src-main/common/reports';
 import type { ShiftEventView, ShiftView } from '../../src-main/common/shifts';
 import { CHARS_PER_LINE } from '../../src-main/core/receipts/receipt-escpos';
@@ -129,6 +130,30 @@ describe('the X and Z reports of a shift', () => {
     expect(z).toMatchObject({ kind: 'Z', refunds: { count: 1, amount: 20_000 }, rounding: -300 });
     expect(buildShiftReport(OPEN, EVENTS, EXTRA)).toMatchObject({ kind: 'X' });
     expect(buildShiftReport(OPEN, EVENTS, EXTRA)).not.toHaveProperty('count');
+  });
+
+  it("prints a voided sale's cash given back as its own line, apart from the sales and the refunds", () => {
+    const events: ShiftEventView[] = [
+      ...EVENTS,
+      { seq: 7, at: '2025-03-14T06:00:00.000Z', type: 'cash_tender', amount: 40_000, change: 0, documentId: 'S-2' },
+      { seq: 8, at: '2025-03-14T06:05:00.000Z', type: 'cash_void', amount: 40_000, change: 0, documentId: 'S-2' },
+    ];
+    const shift = { ...OPEN, cash: shiftCash(cashEvents(events)) };
+    const x = buildShiftReport(shift, events, EXTRA);
+    expect(x.expected).toBe(267_500);
+    expect(x.tenders[0]).toEqual({ tender: 'cash', count: 1, amount: 87_500 });
+    expect(x.voided).toEqual({ count: 1, amount: 40_000 });
+    for (const lang of ['id', 'en'] as const) {
+      const doc = buildShiftReportDoc(x, ctx(lang));
+      const drawer = doc.sections.find((sec) => sec.key === 'shiftCash')!;
+      const label = lang === 'id' ? 'Penjualan batal, tunai dikembalikan (1)' : 'Voided sales, cash given back (1)';
+      expect(drawer.rows).toContainEqual([label, formatRupiah(-40_000)]);
+      // The drawer's lines still add up to the expected cash.
+      expect(drawer.total).toEqual([expect.any(String), formatRupiah(267_500)]);
+    }
+    // Without one, no such line (the golden files below).
+    const plain = buildShiftReportDoc(buildShiftReport(OPEN, EVENTS, EXTRA), ctx('en'));
+    expect(JSON.stringify(plain)).not.toContain('Voided');
   });
 
   const cases = [

@@ -181,7 +181,15 @@ describe('the cash ledger (the port the sale writes through)', () => {
       at: clock.now().toISOString(),
       staffId: null,
     });
-    expect(() => db.transaction(() => s.ledger.record(refund(10_001)))()).toThrow(/more than the Rp10\.000/);
+    const short = (() => {
+      try {
+        db.transaction(() => s.ledger.record(refund(10_001)))();
+      } catch (err) {
+        return err as Error;
+      }
+    })();
+    // Refused, without saying what the drawer should hold (the cashier sees it before the blind count).
+    expect(short?.message).toBe('amount: Rp10.001 is more than the drawer should hold');
     db.transaction(() => s.ledger.record(refund(4_000)))();
     expect(s.current()!.cash).toMatchObject({ cashRefunds: 4_000, expected: 6_000 });
   });
@@ -219,7 +227,7 @@ describe('the cash ledger (the port the sale writes through)', () => {
 
 describe('pay-ins, pay-outs and no sale', () => {
   it('takes a pay-in and a pay-out with a reason; refuses a missing reason and more than the drawer holds', async () => {
-    const s = service();
+    const s = service({ payOutLimit: 1_000_000 });
     await s.open({ float: 100_000 }, TILL);
     const paidIn = await s.movement({ type: 'pay_in', amount: 50_000, reason: 'change from the bank' }, TILL);
     expect(paidIn.event).toMatchObject({ type: 'pay_in', amount: 50_000, reason: 'change from the bank' });
@@ -243,6 +251,8 @@ describe('pay-ins, pay-outs and no sale', () => {
     const s = service({ access, audit, payOutLimit: 50_000 });
     await s.open({ float: 500_000 }, staffActor(cashier));
     const big = { type: 'pay_out' as const, amount: 60_000, reason: 'supplier paid in cash' };
+    // Up to the limit, no PIN.
+    await s.movement({ type: 'pay_out', amount: 50_000, reason: 'parking fees' }, staffActor(cashier));
 
     const none = await s.movement(big, staffActor(cashier)).catch((e: unknown) => e);
     expect(none).toMatchObject({ code: 'invalid_arguments', issues: [{ field: 'managerPin', rule: 'pin' }] });
@@ -257,12 +267,10 @@ describe('pay-ins, pay-outs and no sale', () => {
       .movement({ ...big, managerPin: { staffId: cashier.id, pin: '1111' } }, staffActor(cashier))
       .catch((e: unknown) => e);
     expect(notManager).toMatchObject({ why: { params: { refusal: 'not_a_manager' } } });
-    expect(s.current()!.cash.payOuts).toBe(0);
+    expect(s.current()!.cash.payOuts).toBe(50_000);
 
     const ok = await s.movement({ ...big, managerPin: { staffId: manager.id, pin: '4821' } }, staffActor(cashier));
     expect(ok.event).toMatchObject({ by: { name: 'Budi' }, approvedBy: { staffId: manager.id, name: 'Sri' } });
-    // Under the limit, no PIN.
-    await s.movement({ type: 'pay_out', amount: 50_000, reason: 'parking fees' }, staffActor(cashier));
 
     await expect(s.noSale({ reason: 'give change for a note' }, staffActor(cashier))).rejects.toMatchObject({
       issues: [{ field: 'managerPin' }],
@@ -289,6 +297,58 @@ describe('pay-ins, pay-outs and no sale', () => {
       db.prepare('SELECT * FROM audit_events').all(),
     ]);
     expect(everything).not.toContain('4821');
+  });
+
+  it("the limit is the shift's: the pay-out that takes the shift's pay-outs over it needs the PIN, naming the sums", async () => {
+    const access = new AccessControl(db, { clock });
+    const { staff: manager } = await access.setupFirstManager('Sri', '4821');
+    const s = service({ access, payOutLimit: 100_000 });
+    await s.open({ float: 1_000_000 }, TILL);
+    await s.movement({ type: 'pay_out', amount: 60_000, reason: 'the ice man' }, TILL);
+    const second = await s
+      .movement({ type: 'pay_out', amount: 60_000, reason: 'the gas man' }, TILL)
+      .catch((e: unknown) => e);
+    expect(second).toMatchObject({
+      code: 'invalid_arguments',
+      why: {
+        key: 'shift.manager_pin',
+        params: { refusal: 'pin_required', paidOut: 60_000, amount: 60_000, limit: 100_000 },
+      },
+      issues: [{ field: 'managerPin', rule: 'pin' }],
+    });
+    expect((second as Error).message).toBe(
+      "managerPin: this shift's pay-outs would come to Rp120.000 (Rp60.000 so far and this Rp60.000), over the " +
+        "manager's limit of Rp100.000 a shift: a manager's PIN is needed (managerPin: the manager's staff id and PIN)",
+    );
+    expect(s.current()!.cash.payOuts).toBe(60_000);
+    // Up to the limit in all, no PIN; with it, the rest.
+    await s.movement({ type: 'pay_out', amount: 40_000, reason: 'the gas man' }, TILL);
+    const approved = await s.movement(
+      { type: 'pay_out', amount: 1, reason: 'a stamp', managerPin: { staffId: manager.id, pin: '4821' } },
+      TILL,
+    );
+    expect(approved.event.approvedBy).toEqual({ staffId: manager.id, name: 'Sri' });
+    // Pay-ins do not give the limit back: it counts what went out.
+    await s.movement({ type: 'pay_in', amount: 500_000, reason: 'from the safe' }, TILL);
+    await expect(s.movement({ type: 'pay_out', amount: 1, reason: 'a stamp' }, TILL)).rejects.toMatchObject({
+      why: { params: { refusal: 'pin_required', paidOut: 100_001 } },
+    });
+  });
+
+  it("asks for the PIN before the drawer: a cashier alone cannot learn the drawer's figure from refused pay-outs", async () => {
+    const s = service({ payOutLimit: 100_000 });
+    await s.open({ float: 50_000 }, TILL);
+    // Over the drawer and over the limit: the PIN is asked for, and the drawer is not mentioned.
+    const big = await s.movement({ type: 'pay_out', amount: 150_000, reason: 'the rent' }, TILL).catch((e) => e);
+    expect(big).toMatchObject({ why: { params: { refusal: 'pin_required' } } });
+    expect((big as Error).message).toMatch(
+      /^managerPin: this pay-out of Rp150\.000 is over the manager's limit of Rp100\.000 a shift: a manager's PIN/,
+    );
+    expect(JSON.stringify(big)).not.toMatch(/Rp50\.000|drawer should hold/);
+    // Under the limit and over the drawer: refused with no figure of the drawer.
+    const small = await s.movement({ type: 'pay_out', amount: 60_000, reason: 'the rent' }, TILL).catch((e) => e);
+    expect((small as ShiftRuleError).message).toBe('amount: Rp60.000 is more than the drawer should hold');
+    expect(JSON.stringify(small)).not.toMatch(/Rp50\.000/);
   });
 
   it('at the command line, the machine account approves a large pay-out (as for every manager action there)', async () => {

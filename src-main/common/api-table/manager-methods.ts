@@ -161,7 +161,14 @@ export const MANAGER_METHODS = {
     access: MANAGER,
     args: z.tuple([
       session,
-      z.object({ limit: z.number().int().min(1).max(1000).optional(), before: z.number().int().optional() }).strict(),
+      // before: the store's log's cursor; trainingBefore: the training log's, whose entries are merged in by time.
+      z
+        .object({
+          limit: z.number().int().min(1).max(1000).optional(),
+          before: z.number().int().optional(),
+          trainingBefore: z.number().int().optional(),
+        })
+        .strict(),
     ]),
     result: returns<AuditEntry[]>(),
   },

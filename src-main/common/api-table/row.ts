@@ -11,8 +11,9 @@ export type ApiService = 'order' | 'books' | 'shift' | 'sale' | 'refund' | 'stor
 
 /**
  * Who may call a method: `cashier`, anyone at the till; `manager`, a manager's session (its token is the method's
- * first argument, and the manager service checks it); `display`, the customer display's window too (the IPC gate
- * refuses it every method without it).
+ * first argument, and the service checks it); both, a method whose first argument is a manager's token or null,
+ * where the service decides which answers need the session (the shift's reports: the X report does); `display`, the
+ * customer display's window too (the IPC gate refuses it every method without it).
  */
 export type ApiAccess = 'cashier' | 'manager' | 'display';
 

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import type { PrintResult, ReceiptView } from '../print-result';
 import type { ShiftCloseResult, ShiftReport, TillShift, TillShiftChange } from '../shifts';
 import { CASHIER, returns, type ApiRow } from './row';
-import { managerPin } from './shared-args';
+import { managerPin, session } from './shared-args';
 
 /** Amounts and reasons of a shift are checked by its rules (common/cash.ts), which name the field and the rule. */
 const shiftRef = z.object({ shiftId: z.string().min(1).max(64).optional() }).strict();
+/** Anyone at the till, with a manager's session token or null first: the service says which answers need it. */
+const TILL_OR_MANAGER = ['cashier', 'manager'] as const;
 
 /**
  * This till's shift and its drawer (docs/tenders.md, "Shifts"): the cashier's, a manager's PIN where it is needed.
@@ -46,14 +48,16 @@ export const SHIFT_METHODS = {
     ]),
     result: returns<ShiftCloseResult>(),
   },
+  // The X report (an open shift's) shows the cash the drawer should hold: only with a manager's session, its token
+  // first. A closed shift's Z report is the cashier's too (null for the token): the close's answer told them all of it.
   shiftReport: {
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: TILL_OR_MANAGER,
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<ShiftReport>(),
   },
   shiftReportHtml: {
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: TILL_OR_MANAGER,
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<ReceiptView>(),
   },
   noSale: {
@@ -62,8 +66,8 @@ export const SHIFT_METHODS = {
     result: returns<TillShiftChange>(),
   },
   printShiftReport: {
-    access: CASHIER,
-    args: z.tuple([shiftRef]),
+    access: TILL_OR_MANAGER,
+    args: z.tuple([session.nullable(), shiftRef]),
     result: returns<PrintResult>(),
   },
 } as const satisfies Record<string, ApiRow>;

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { systemClock, type Clock } from '../ports';
+import { standInForStaff } from '../staff/stand-in';
 
 /** What an audit event is about. New actions are added here (the table checks only their shape). */
 export const AUDIT_ACTIONS = [
@@ -158,19 +159,31 @@ const toEvent = (row: AuditRow): AuditEvent => {
 export const AUDIT_LIST_DEFAULT = 100;
 export const AUDIT_LIST_MAX = 1000;
 
+export interface AuditLogOptions {
+  /**
+   * The training log (training/loket.db): it keeps none of the store's staff, so an entry whose actor is a member of
+   * staff first writes a stand-in row for them (core/staff/stand-in.ts), as the training orders do. Never for the
+   * store's own books, whose staff are real.
+   */
+  standInStaff?: boolean;
+}
+
 /**
  * The audit log (`audit_events`, migration 5): who did what and when, append-only like the order events.
  * Never a secret value: a detail with a key that looks like a secret's name is refused (an Error, so a
  * slip fails loudly in tests rather than writing the secret). A write joins a transaction already open on
  * the connection (so a settings change and its event commit together, or neither does), else it is its
- * own IMMEDIATE transaction.
+ * own IMMEDIATE transaction. Each database has its table: the store's books (loket.db), and the training log,
+ * where a change of the order log in training (a shift's, say) is audited in the change's own transaction.
  */
 export class AuditLog {
   private readonly statements = new Map<string, Statement>();
 
   constructor(
-    private readonly db: Database,
+    /** The connection the entries are written on: a change and its entry commit together only on the same one. */
+    readonly db: Database,
     private readonly clock: Clock = systemClock,
+    private readonly options: AuditLogOptions = {},
   ) {}
 
   record(input: AuditEventInput): AuditEvent {
@@ -194,18 +207,12 @@ export class AuditLog {
       if (detail.length > MAX_DETAIL_CHARS) throw new Error(`audit: detail longer than ${MAX_DETAIL_CHARS} characters`);
     }
     const write = this.db.transaction(() => {
+      const at = this.clock.now().toISOString();
+      if (this.options.standInStaff && actor.staffId !== undefined) standInForStaff(this.db, actor.staffId, at);
       const info = this.stmt(
         `INSERT INTO audit_events (at, actor_staff_id, actor, source, action, field, detail)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        this.clock.now().toISOString(),
-        actor.staffId ?? null,
-        actor.name,
-        actor.source,
-        action,
-        field ?? null,
-        detail,
-      );
+      ).run(at, actor.staffId ?? null, actor.name, actor.source, action, field ?? null, detail);
       return this.stmt<[number], AuditRow>('SELECT * FROM audit_events WHERE seq = ?').get(
         Number(info.lastInsertRowid),
       )!;

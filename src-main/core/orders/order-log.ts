@@ -26,6 +26,7 @@ import {
 } from './order-rows';
 import { reason } from '../../common/reasons';
 import { systemClock, type Clock } from '../ports';
+import { standInForStaff } from '../staff/stand-in';
 import { appendOrderEvent, type OrderEventRow } from './order-outbox';
 import { followSale } from '../counter/sale-follows-order';
 import type { OrderChange, OrderFollower } from './order-change';
@@ -109,7 +110,7 @@ export class OrderLog {
     if (!isPaymentKind(input.kind)) throw new UnknownKindError(input.id, input.kind);
     return this.write(() => {
       const now = this.now();
-      if (input.training && input.staffId !== undefined) this.standInForStaff(input.staffId, now);
+      if (input.training && input.staffId !== undefined) standInForStaff(this.db, input.staffId, now);
       try {
         this.stmt(INSERT_ORDER).run(newOrderParams(input, now));
       } catch (err) {
@@ -451,20 +452,6 @@ export class OrderLog {
     return seq;
   }
 
-  /**
-   * The training log (training/loket.db) keeps none of the store's staff, yet its orders name who sold them, as
-   * live ones do (docs/roles.md): a row there stands in for the store's member of staff `staffId`, so the order's
-   * reference holds. It has no name and no PIN of its own (nobody signs in against this file): the store's books
-   * name the person. Written with the order, in its transaction; a row already there is left as it is.
-   */
-  private standInForStaff(staffId: number, now: string): void {
-    this.stmt(
-      `INSERT INTO staff (id, name, role, pin_hash, active, created_at, updated_at)
-       VALUES (@id, printf('#%d', @id), 'cashier', '${STAND_IN_PIN_HASH}', 0, @now, @now)
-       ON CONFLICT (id) DO NOTHING`,
-    ).run({ id: staffId, now });
-  }
-
   /** The order, or OrderNotFoundError: the one "find it or fail" every caller uses. */
   require(id: string): Order {
     const order = this.get(id);
@@ -472,9 +459,6 @@ export class OrderLog {
     return order;
   }
 }
-
-/** Matches the staff table's CHECK (a scrypt hash's form) and no PIN at all: scrypt's parameters are missing. */
-const STAND_IN_PIN_HASH = 'scrypt$training-stand-in';
 
 const INSERT_ORDER = `INSERT INTO orders (${NEW_ORDER_COLUMNS.join(', ')}) VALUES (${NEW_ORDER_COLUMNS.map((c) => '@' + c).join(', ')})`;
 

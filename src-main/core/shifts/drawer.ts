@@ -7,15 +7,16 @@ import { printProblemOf } from '../print-problem';
  * ESC/POS pulse ESC p m t1 t2 — m = 0 (connector pin 2, where drawers are wired), the pulse on for t1 × 2 ms and off
  * for t2 × 2 ms. 50 ms on and 500 ms off open the drawers we know; the printer passes the pulse to the drawer.
  *
- * Loket opens it on a cash tender and a cash refund (after their transaction has committed), on a shift's open and
- * close, on a pay-in and a pay-out, and on a manager's "no sale". A drawer that cannot be reached is a result with a
- * clear message, never a thrown error: the sale, the refund and the shift's event are already written.
+ * Loket opens it on a cash tender, a cash refund and a voided sale's cash given back (after their transaction has
+ * committed), on a shift's open and close, on a pay-in and a pay-out, and on a manager's "no sale". A drawer that
+ * cannot be reached is a result with a clear message, never a thrown error: the sale, the refund and the shift's
+ * event are already written.
  */
 export const DRAWER_PULSE = Buffer.from([0x1b, 0x70, 0x00, 25, 250]);
 
 /** Why the drawer opens (for the log; the drawer itself is told nothing). */
 export type DrawerCause =
-  'cash_tender' | 'cash_refund' | 'shift_open' | 'shift_close' | 'pay_in' | 'pay_out' | 'no_sale';
+  'cash_tender' | 'cash_refund' | 'cash_void' | 'shift_open' | 'shift_close' | 'pay_in' | 'pay_out' | 'no_sale';
 
 /** Where the pulse goes: the host's receipt printer, or none. */
 export interface DrawerPort {

@@ -1,8 +1,9 @@
 import type { CashIssue } from '../../common/cash';
+import { formatRupiah } from '../../common/money';
 import { OrderRuleError, type ApiErrorCode } from '../../common/order-policy';
 import { reason, type Reason } from '../../common/reasons';
 import type { PinRefusal } from '../../common/staff';
-import type { ShiftFieldIssue } from '../../common/shifts';
+import type { SaleBeingPaid, ShiftFieldIssue } from '../../common/shifts';
 
 /**
  * A broken rule of the shifts (docs/tenders.md, "Shifts"). It extends OrderRuleError so that `toApiError` reports it
@@ -55,6 +56,36 @@ export function shiftAlreadyOpen(shiftId: string): ShiftRuleError {
   );
 }
 
+/**
+ * The shift cannot close while a sale of this till is still being paid: its cash is in this drawer, and should the
+ * sale be voided its cash goes back out of this shift. Names each sale and what to do about it.
+ */
+export function salesBeingPaid(sales: readonly SaleBeingPaid[]): ShiftRuleError {
+  const named = sales.map((s) =>
+    s.orderId
+      ? `${s.serial} (${formatRupiah(s.total)}; its ${s.methodId ?? 'gateway'} order ${s.orderId} is ` +
+        `${s.orderState ?? 'not found'})`
+      : `${s.serial} (${formatRupiah(s.total)})`,
+  );
+  const unknown = sales.some((s) => s.orderState === 'unknown');
+  return new ShiftRuleError(
+    'conflict',
+    `the shift cannot close while ${sales.length === 1 ? 'a sale of this till is' : 'sales of this till are'} ` +
+      `still being paid: ${named.join(', ')}. Wait for the payment, check it again (the payment screen's Check ` +
+      `again, or npm run cli -- reconcile), or void the sale (cancel its order: npm run cli -- order cancel ORDER ` +
+      `--reason R)${unknown ? '; an order whose outcome is unknown is for a manager to decide' : ''}; then close ` +
+      'the shift',
+    reason('shift.sales_being_paid', {
+      sales: sales.map((s) => ({
+        serial: s.serial,
+        ...(s.orderId === undefined ? {} : { orderId: s.orderId }),
+        ...(s.methodId === undefined ? {} : { methodId: s.methodId }),
+        ...(s.orderState === undefined ? {} : { orderState: s.orderState }),
+      })),
+    }),
+  );
+}
+
 export function shiftNotFound(shiftId: string): ShiftRuleError {
   return new ShiftRuleError('not_found', `no shift ${shiftId}`, reason('shift.not_found', { shiftId }));
 }
@@ -74,5 +105,27 @@ export function managerPinRefused(refusal: PinRefusal | { ok: false; reason: 'pi
     `managerPin: ${words[refusal.reason]}`,
     reason('shift.manager_pin', { refusal: refusal.reason, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
     [{ field: 'managerPin', rule: 'pin', message: `managerPin: ${words[refusal.reason]}` }],
+  );
+}
+
+/**
+ * A pay-out that takes the shift's pay-outs over the manager's limit, sent without a manager's PIN: the message names
+ * the pay-outs so far, this one and the limit (all the cashier's own figures; nothing of what the drawer holds).
+ */
+export function payOutNeedsManager(payOuts: { paidOut: number; amount: number; limit: number }): ShiftRuleError {
+  const { paidOut, amount, limit } = payOuts;
+  const over =
+    paidOut === 0
+      ? `this pay-out of ${formatRupiah(amount)} is`
+      : `this shift's pay-outs would come to ${formatRupiah(paidOut + amount)} ` +
+        `(${formatRupiah(paidOut)} so far and this ${formatRupiah(amount)}),`;
+  const message =
+    `managerPin: ${over} over the manager's limit of ${formatRupiah(limit)} a shift: a manager's PIN is needed ` +
+    "(managerPin: the manager's staff id and PIN)";
+  return new ShiftRuleError(
+    'invalid_arguments',
+    message,
+    reason('shift.manager_pin', { refusal: 'pin_required', paidOut, amount, limit }),
+    [{ field: 'managerPin', rule: 'pin', message }],
   );
 }

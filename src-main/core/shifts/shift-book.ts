@@ -276,6 +276,25 @@ export class ShiftBook {
     });
   }
 
+  /**
+   * The shift a sale's cash tenders went into, and the net cash they put in its drawer (handed − change, less what a
+   * cash_void of the sale gave back there); undefined when no cash tender of the sale is in any shift. The open
+   * shifts' events are read first, through their index (a sale being voided is still being paid, so its shift is
+   * open); only a sale found in none of them costs a look through every shift's events.
+   */
+  cashTakenFor(saleId: string): { shiftId: string; amount: number } | undefined {
+    const sql = (where: string) =>
+      `SELECT e.shift_id AS shiftId,
+              SUM(CASE e.type WHEN 'cash_tender' THEN e.amount - e.change ELSE -e.amount END) AS amount
+       FROM shift_events e WHERE ${where} e.document_id = ? AND e.type IN ('cash_tender', 'cash_void')
+       GROUP BY e.shift_id HAVING SUM(e.type = 'cash_tender') > 0 ORDER BY MIN(e.seq) LIMIT 1`;
+    const row =
+      this.stmt<[string], { shiftId: string; amount: number }>(
+        sql(`e.shift_id IN (SELECT id FROM shifts WHERE state = 'open') AND`),
+      ).get(saleId) ?? this.stmt<[string], { shiftId: string; amount: number }>(sql('')).get(saleId);
+    return row && { shiftId: row.shiftId, amount: row.amount };
+  }
+
   /** Whether event `seq` is in the log (committed, for a reader after the writer's transaction ended). */
   hasEvent(seq: number): boolean {
     return this.stmt<[number], number>('SELECT 1 FROM shift_events WHERE seq = ?').pluck().get(seq) !== undefined;

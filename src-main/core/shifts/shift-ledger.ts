@@ -1,4 +1,6 @@
 import { cashOutIssue } from '../../common/cash';
+import { formatRupiah } from '../../common/money';
+import { requireSafeInteger } from '../../common/money-math';
 import type { ShiftPerson } from '../../common/shifts';
 import { NoOpenShiftError, type CashLedger, type SaleCashMovement } from './cash-ledger';
 import type { DrawerCause } from './drawer';
@@ -28,9 +30,10 @@ export interface ShiftLedgerOptions {
 }
 
 /**
- * The shift's side of the cash ledger port (cash-ledger.ts): a sale's cash tender or a refund's cash, written as an
- * event of the open shift in the caller's transaction. A refund larger than the cash the drawer should hold is
- * refused (common/cash.ts, cashOutIssue), which rolls the refund back with it.
+ * The shift's side of the cash ledger port (cash-ledger.ts): a sale's cash tender, a refund's cash or a voided sale's
+ * cash given back, written as an event of the shift in the caller's transaction. A refund larger than the cash the
+ * drawer should hold is refused (common/cash.ts, cashOutIssue), which rolls the refund back with it; a voided sale's
+ * cash never is (checkVoid).
  */
 export class ShiftLedger implements CashLedger {
   constructor(
@@ -46,16 +49,19 @@ export class ShiftLedger implements CashLedger {
 
   record(movement: SaleCashMovement): void {
     if (!this.book.db.inTransaction) throw new LedgerOutsideTransactionError();
-    const open = this.book.current(this.options.terminalId());
-    if (!open || open.id !== movement.shiftId)
-      throw new NoOpenShiftError(
-        open
-          ? `cash: shift ${movement.shiftId} is not this till's open shift (${open.id} is): read openShiftId() again`
-          : undefined,
-      );
-    if (movement.type === 'cash_refund') {
-      const issue = cashOutIssue(movement.amount, open.cash.expected);
-      if (issue) throw invalidShiftInput([issue]);
+    if (movement.type === 'cash_void') this.checkVoid(movement);
+    else {
+      const open = this.book.current(this.options.terminalId());
+      if (!open || open.id !== movement.shiftId)
+        throw new NoOpenShiftError(
+          open
+            ? `cash: shift ${movement.shiftId} is not this till's open shift (${open.id} is): read openShiftId() again`
+            : undefined,
+        );
+      if (movement.type === 'cash_refund') {
+        const issue = cashOutIssue(movement.amount, open.cash.expected);
+        if (issue) throw invalidShiftInput([issue]);
+      }
     }
     const name = movement.staffId === null ? undefined : this.options.staffName?.(movement.staffId);
     const by: ShiftPerson | null =
@@ -76,5 +82,31 @@ export class ShiftLedger implements CashLedger {
         if (this.book.db.open && this.book.hasEvent(event.seq)) committed(movement.type, event.seq);
       });
     }
+  }
+
+  cashTakenFor(saleId: string): { shiftId: string; amount: number } | undefined {
+    return this.book.cashTakenFor(saleId);
+  }
+
+  /**
+   * A voided sale's cash goes back out of the shift that took it, which must still be open (a shift cannot close
+   * while a sale is being paid), and never more than the sale's cash put in it. The drawer's expected cash is not
+   * asked: the cash was just taken, and the customer is owed it.
+   */
+  private checkVoid(movement: Extract<SaleCashMovement, { type: 'cash_void' }>): void {
+    requireSafeInteger('cash_void', 'amount', movement.amount, 1);
+    const shift = this.book.get(movement.shiftId);
+    if (!shift || shift.state !== 'open')
+      throw new NoOpenShiftError(
+        `cash: shift ${movement.shiftId}, which took the cash of sale ${movement.documentId}, is ` +
+          `${shift ? 'closed' : 'unknown'}: a voided sale's cash goes back out of the shift that took it`,
+      );
+    const taken = this.book.cashTakenFor(movement.documentId);
+    if (!taken || taken.shiftId !== movement.shiftId || movement.amount > taken.amount)
+      throw new RangeError(
+        `cash_void: sale ${movement.documentId} put ${taken ? formatRupiah(taken.amount) : 'no cash'} in shift ` +
+          `${taken?.shiftId ?? movement.shiftId}, so ${formatRupiah(movement.amount)} cannot go back out of ` +
+          `${movement.shiftId} (cashTakenFor says what and where)`,
+      );
   }
 }

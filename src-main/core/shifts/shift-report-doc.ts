@@ -37,6 +37,7 @@ const TEXT = {
   cashIn: { id: 'Uang diterima tunai', en: 'Cash handed over' },
   change: { id: 'Kembalian', en: 'Change given' },
   refunds: { id: 'Pengembalian tunai', en: 'Cash refunds' },
+  voided: { id: 'Penjualan batal, tunai dikembalikan', en: 'Voided sales, cash given back' },
   payIns: { id: 'Kas masuk', en: 'Pay-ins' },
   payOuts: { id: 'Kas keluar', en: 'Pay-outs' },
   rounding: { id: 'Pembulatan tunai', en: 'Cash rounding' },
@@ -113,6 +114,10 @@ export function buildShiftReportDoc(report: ShiftReport, ctx: ShiftReportContext
     [t(TEXT.float), c.float],
     [t(TEXT.cashIn), c.cashIn],
     [t(TEXT.change), -c.change],
+    // A sale voided after it took cash (a split sale whose QRIS part failed): its cash came in and went back out.
+    ...(report.voided.count > 0
+      ? [[`${t(TEXT.voided)} (${report.voided.count})`, -report.voided.amount] as [string, number]]
+      : []),
     [`${t(TEXT.refunds)} (${report.refunds.count})`, -c.cashRefunds],
     [`${t(TEXT.payIns)} (${report.payIns.length})`, c.payIns],
     [`${t(TEXT.payOuts)} (${report.payOuts.length})`, -c.payOuts],

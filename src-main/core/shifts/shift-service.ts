@@ -1,6 +1,7 @@
 import {
   amountIssue,
   CASH_RANGE,
+  cashOutIssue,
   checkMovement,
   countByDenomination,
   countDifference,
@@ -12,6 +13,7 @@ import { dayIn } from '../../common/gateway-time';
 import { REASON_MAX, REASON_MIN } from '../../common/order-policy';
 import type {
   DrawerResult,
+  SaleBeingPaid,
   ShiftChangeResult,
   ShiftCloseResult,
   ShiftEventView,
@@ -26,7 +28,14 @@ import { isWholeRupiah } from '../../common/whole-rupiah';
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { Clock } from '../ports';
 import type { DrawerCause, DrawerPort } from './drawer';
-import { invalidShiftInput, managerPinRefused, noOpenShift, shiftNotFound } from './errors';
+import {
+  invalidShiftInput,
+  managerPinRefused,
+  noOpenShift,
+  payOutNeedsManager,
+  salesBeingPaid,
+  shiftNotFound,
+} from './errors';
 import type { ShiftBook } from './shift-book';
 import { ShiftLedger } from './shift-ledger';
 import { buildShiftReport, NO_TENDER_SOURCE, type ShiftTenderSource } from './shift-report';
@@ -49,10 +58,18 @@ export interface ShiftServiceOptions {
   drawer: DrawerPort;
   /** Checks a manager's PIN (AccessControl.approveAsManager): the same lockout and audit as every PIN. */
   approver?: { approveAsManager(staffId: number, pin: string): Promise<PinCheckResult> };
-  /** The store's audit log (in loket.db, also in training mode: who did what at the till). */
+  /**
+   * The audit log of the order log's database (the book's own connection: loket.db live, training/loket.db in
+   * training, with stand-ins for the store's staff there): each change and its entry commit in one transaction.
+   */
   audit?: AuditLog;
   /** The sales' other tenders and rounding for a report (shift-report.ts). */
   tenders?: ShiftTenderSource;
+  /**
+   * The till's sales still being paid (core/sales/sales-being-paid.ts): the close is refused while there is one,
+   * naming it. Absent (a ledger only, tests of the shift alone): no sale is asked about.
+   */
+  salesBeingPaid?: { ofTerminal(terminalId: string): SaleBeingPaid[] };
   /** A staff member's name, for a sale's cash recorded through the ledger. */
   staffName?: (staffId: number) => string | undefined;
   /** A drawer that did not open after a sale's cash (the sale itself is done): for the log and the screens. */
@@ -71,10 +88,12 @@ export type CloseInput = { counted: unknown } | { denominations: Readonly<Record
 
 /**
  * Shifts at this till (docs/tenders.md, "Shifts"): one open shift per terminal, opened with a float; pay-ins and
- * pay-outs with a reason (a pay-out over the manager's limit needs a manager's PIN); a manager's "no sale"; the close
- * by a blind count — the count is taken first and only the answer reveals what was expected; the X and Z reports.
- * Every change is an event of the shift (shift-book.ts), audited in the store's audit log, and opens the drawer
- * (drawer.ts) after it is written; a drawer that does not open is said in the answer, never an error.
+ * pay-outs with a reason (a pay-out that takes the shift's pay-outs over the manager's limit needs a manager's PIN);
+ * a manager's "no sale"; the close by a blind count — the count is taken first and only the answer reveals what was
+ * expected; the X and Z reports.
+ * Every change is an event of the shift (shift-book.ts), audited in the same transaction in the order log's audit
+ * log, and opens the drawer (drawer.ts) after it is written; a drawer that does not open is said in the answer,
+ * never an error.
  *
  * `actor` is who acts: a member of staff at the app (`staffActor`), the command line (`cliActor`), whose manager's
  * approval is the machine's account as for every manager action at the CLI (docs/cli.md), or the till with nobody
@@ -84,6 +103,11 @@ export class ShiftService {
   readonly ledger: ShiftLedger;
 
   constructor(private readonly o: ShiftServiceOptions) {
+    if (o.audit && o.audit.db !== o.book.db)
+      throw new Error(
+        "ShiftService: the audit log must be on the shift book's database (the order log's), so that each change " +
+          'and its audit entry commit in one transaction',
+      );
     // The drawer opens for a sale's or a refund's cash when their transaction has committed, by whoever wrote them
     // (the counter, the refund service), who awaits it and says how it went: the ledger only writes.
     this.ledger = new ShiftLedger(o.book, {
@@ -105,17 +129,20 @@ export class ShiftService {
     const now = this.o.clock.now();
     const timeZone = this.o.timeZone();
     const by = personOf(actor);
-    const shift = this.o.book.open({
-      id: `${terminalId}-S${String(this.o.book.countOf(terminalId) + 1).padStart(4, '0')}`,
-      terminalId,
-      businessDay: dayIn(now, timeZone),
-      timeZone,
-      at: now.toISOString(),
-      by,
-      float,
+    const { shift, event } = this.write(() => {
+      const opened = this.o.book.open({
+        id: `${terminalId}-S${String(this.o.book.countOf(terminalId) + 1).padStart(4, '0')}`,
+        terminalId,
+        businessDay: dayIn(now, timeZone),
+        timeZone,
+        at: now.toISOString(),
+        by,
+        float,
+      });
+      const e = this.o.book.events(opened.id)[0]!;
+      this.audit(actor, 'shift.opened', e, { shiftId: opened.id, float, businessDay: opened.businessDay });
+      return { shift: opened, event: e };
     });
-    this.audit(actor, 'shift.opened', { shiftId: shift.id, float, businessDay: shift.businessDay });
-    const event = this.o.book.events(shift.id)[0]!;
     return { shift, event, drawer: await this.o.drawer.open('shift_open') };
   }
 
@@ -127,18 +154,26 @@ export class ShiftService {
     const limit = (this.o.cash?.() ?? DEFAULT_CASH_SETTINGS).payOutLimit;
     const check = (shift: ShiftView) => {
       const checked = checkMovement(input.type, input.amount, input.reason, {
-        expected: shift.cash.expected,
         payOutLimit: limit,
+        paidOut: shift.cash.payOuts,
       });
       if (!checked.ok) throw invalidShiftInput(checked.issues);
       return checked;
     };
     const first = check(this.requireOpen());
-    const approvedBy = first.needsManagerPin ? await this.approval(input.managerPin, actor) : undefined;
-    // Checked again under the write lock: a refund may have taken cash from the drawer meanwhile.
+    // The PIN before the drawer: a pay-out that needs none is under the limit, so a cashier alone cannot try amounts
+    // to learn what the drawer should hold (its refusal names no figure either).
+    const approvedBy = first.needsManagerPin
+      ? await this.approval(input.managerPin, actor, { paidOut: first.paidOut, amount: first.amount, limit })
+      : undefined;
+    // Checked again under the write lock: a refund or another pay-out may have moved cash meanwhile.
     const { shift, event } = this.write(() => {
       const open = this.requireOpen();
       const checked = check(open);
+      if (checked.needsManagerPin && !approvedBy)
+        throw payOutNeedsManager({ paidOut: checked.paidOut, amount: checked.amount, limit });
+      const short = input.type === 'pay_out' ? cashOutIssue(checked.amount, open.cash.expected) : undefined;
+      if (short) throw invalidShiftInput([short]);
       const e = this.o.book.append(open.id, {
         type: input.type,
         at: this.o.clock.now().toISOString(),
@@ -147,14 +182,14 @@ export class ShiftService {
         by: personOf(actor),
         ...(approvedBy ? { approvedBy } : {}),
       });
+      this.audit(actor, input.type === 'pay_in' ? 'shift.paid_in' : 'shift.paid_out', e, {
+        shiftId: open.id,
+        amount: e.amount,
+        reason: e.reason,
+        ...(approvedBy ? { approvedBy: approvedBy.name, approvedByStaffId: approvedBy.staffId ?? null } : {}),
+        ...(input.type === 'pay_out' ? { limit, paidOutBefore: checked.paidOut } : {}),
+      });
       return { shift: this.o.book.get(open.id)!, event: e };
-    });
-    this.audit(actor, input.type === 'pay_in' ? 'shift.paid_in' : 'shift.paid_out', {
-      shiftId: shift.id,
-      amount: event.amount,
-      reason: event.reason,
-      ...(approvedBy ? { approvedBy: approvedBy.name, approvedByStaffId: approvedBy.staffId ?? null } : {}),
-      ...(input.type === 'pay_out' ? { limit } : {}),
     });
     return { shift, event, drawer: await this.o.drawer.open(input.type) };
   }
@@ -171,22 +206,27 @@ export class ShiftService {
           message: `reason: say why, in ${REASON_MIN} to ${REASON_MAX} characters, without control characters`,
         },
       ]);
-    const open = this.requireOpen();
+    this.requireOpen();
     const approvedBy = await this.approval(input.managerPin, actor);
-    const event = this.o.book.append(open.id, {
-      type: 'no_sale',
-      at: this.o.clock.now().toISOString(),
-      reason: text,
-      by: personOf(actor),
-      approvedBy,
+    const { shift, event } = this.write(() => {
+      // Asked again under the write lock: the shift may have closed while the PIN was checked.
+      const open = this.requireOpen();
+      const e = this.o.book.append(open.id, {
+        type: 'no_sale',
+        at: this.o.clock.now().toISOString(),
+        reason: text,
+        by: personOf(actor),
+        approvedBy,
+      });
+      this.audit(actor, 'shift.no_sale', e, {
+        shiftId: open.id,
+        reason: text,
+        approvedBy: approvedBy.name,
+        approvedByStaffId: approvedBy.staffId ?? null,
+      });
+      return { shift: this.o.book.get(open.id)!, event: e };
     });
-    this.audit(actor, 'shift.no_sale', {
-      shiftId: open.id,
-      reason: text,
-      approvedBy: approvedBy.name,
-      approvedByStaffId: approvedBy.staffId ?? null,
-    });
-    return { shift: this.o.book.get(open.id)!, event, drawer: await this.o.drawer.open('no_sale') };
+    return { shift, event, drawer: await this.o.drawer.open('no_sale') };
   }
 
   /**
@@ -217,22 +257,27 @@ export class ShiftService {
     const by = personOf(actor);
     const shift = this.write(() => {
       const open = this.requireOpen();
-      return this.o.book.close(open.id, {
+      // Asked under the write lock: no sale of this till starts being paid between the question and the close.
+      const paying = this.o.salesBeingPaid?.ofTerminal(open.terminalId) ?? [];
+      if (paying.length > 0) throw salesBeingPaid(paying);
+      const closed = this.o.book.close(open.id, {
         at: this.o.clock.now().toISOString(),
         by,
         counted,
         ...(byDenomination ? { byDenomination } : {}),
         expected: open.cash.expected,
       });
+      const d = countDifference(closed.count!.expected, counted);
+      this.audit(actor, 'shift.closed', this.o.book.events(closed.id).at(-1)!, {
+        shiftId: closed.id,
+        expected: d.expected,
+        counted: d.counted,
+        difference: d.difference,
+        ...(byDenomination ? { byDenomination } : {}),
+      });
+      return closed;
     });
     const count = countDifference(shift.count!.expected, counted);
-    this.audit(actor, 'shift.closed', {
-      shiftId: shift.id,
-      expected: count.expected,
-      counted: count.counted,
-      difference: count.difference,
-      ...(byDenomination ? { byDenomination } : {}),
-    });
     return { ...count, shift, report: this.reportOf(shift), drawer: await this.o.drawer.open('shift_close') };
   }
 
@@ -259,11 +304,18 @@ export class ShiftService {
     return open;
   }
 
-  /** Who allowed it: the manager whose PIN was given, or at the command line its account (docs/cli.md). */
-  private async approval(pin: ManagerPin | undefined, actor: AuditActor): Promise<ShiftPerson> {
+  /**
+   * Who allowed it: the manager whose PIN was given, or at the command line its account (docs/cli.md). `payOuts`: a
+   * pay-out over the shift's limit, which the refusal of a missing PIN names.
+   */
+  private async approval(
+    pin: ManagerPin | undefined,
+    actor: AuditActor,
+    payOuts?: { paidOut: number; amount: number; limit: number },
+  ): Promise<ShiftPerson> {
     if (pin === undefined) {
       if (actor.source === 'cli') return { name: actor.name };
-      throw managerPinRefused({ ok: false, reason: 'pin_required' });
+      throw payOuts ? payOutNeedsManager(payOuts) : managerPinRefused({ ok: false, reason: 'pin_required' });
     }
     if (!this.o.approver) throw managerPinRefused({ ok: false, reason: 'no_such_staff' });
     const checked = await this.o.approver.approveAsManager(pin.staffId, pin.pin);
@@ -271,12 +323,17 @@ export class ShiftService {
     return { staffId: checked.staff.id, name: checked.staff.name };
   }
 
+  /**
+   * The audit entry of a shift's change, written in the change's own transaction (the caller's `write`), so that a
+   * crash leaves both or neither; it names the event it records (`eventSeq`).
+   */
   private audit(
     actor: AuditActor,
     action: Parameters<AuditLog['record']>[0]['action'],
+    event: ShiftEventView,
     detail: Record<string, unknown>,
   ) {
-    this.o.audit?.record({ actor, action, detail });
+    this.o.audit?.record({ actor, action, detail: { ...detail, eventSeq: event.seq } });
   }
 
   private write<T>(fn: () => T): T {

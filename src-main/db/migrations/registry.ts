@@ -14,6 +14,7 @@ import { MIGRATION_12 } from './0012-refunds';
 import { MIGRATION_13 } from './0013-closing-sales';
 import { MIGRATION_14 } from './0014-orders-kind-checked-in-code';
 import { MIGRATION_20 } from './0020-sale-tax-settings';
+import { MIGRATION_30 } from './0030-shift-events-cash-void';
 import { MIGRATION_40 } from './0040-charge-keys-and-late-tenders';
 
 /**
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_13,
   MIGRATION_14,
   MIGRATION_20,
+  MIGRATION_30,
   MIGRATION_40,
 ];
 

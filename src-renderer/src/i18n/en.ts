@@ -735,6 +735,7 @@ export const en: Messages = {
     field: 'Field',
     change: 'Change',
     more: 'Load older entries',
+    training: 'training',
     sources: { app: 'app', cli: 'command line', system: 'system' },
     yes: 'yes',
     no: 'no',

@@ -759,6 +759,7 @@ export const id = {
     field: 'Isian',
     change: 'Perubahan',
     more: 'Muat yang lebih lama',
+    training: 'latihan',
     sources: { app: 'aplikasi', cli: 'baris perintah', system: 'sistem' },
     yes: 'ya',
     no: 'tidak',

@@ -133,6 +133,20 @@ export const reasonsEn: ReasonWords = {
   'shift.none_open': () => 'No shift is open on this till: open a shift with its float first.',
   'shift.already_open': ({ shiftId }) => `A shift is already open on this till (${shiftId}): close it first.`,
   'shift.not_found': ({ shiftId }) => `There is no shift ${shiftId}.`,
+  'shift.sales_being_paid': ({ sales }, say) => {
+    const named = sales.map((x) =>
+      x.orderId
+        ? `${x.serial} (${x.methodId ? say.method(x.methodId) : 'digital payment'} ${x.orderId}: ` +
+          `${x.orderState ? say.state(x.orderState) : 'not found'})`
+        : x.serial,
+    );
+    const unknown = sales.some((x) => x.orderState === 'unknown');
+    return (
+      `The shift cannot be closed while ${sales.length === 1 ? 'a sale is' : 'sales are'} still being paid: ` +
+      `${named.join(', ')}. Wait for the payment, check it again on the payment screen, or void the sale` +
+      `${unknown ? ' (an unknown payment is for a manager to decide)' : ''}; then close the shift.`
+    );
+  },
   'shift.field_rule': ({ field, rule, min, max }, say) =>
     rule === 'amount' && min !== undefined && max !== undefined
       ? `${field}: whole rupiah from ${say.rupiah(min)} to ${say.rupiah(max)}.`

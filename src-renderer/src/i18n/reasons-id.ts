@@ -137,6 +137,20 @@ export const reasonsId: ReasonWords = {
   'shift.none_open': () => 'Tidak ada shift yang terbuka di kasir ini: buka shift dengan modal awalnya dulu.',
   'shift.already_open': ({ shiftId }) => `Sudah ada shift terbuka di kasir ini (${shiftId}): tutup dulu.`,
   'shift.not_found': ({ shiftId }) => `Tidak ada shift ${shiftId}.`,
+  'shift.sales_being_paid': ({ sales }, say) => {
+    const named = sales.map((x) =>
+      x.orderId
+        ? `${x.serial} (${x.methodId ? say.method(x.methodId) : 'pembayaran digital'} ${x.orderId}: ` +
+          `${x.orderState ? say.state(x.orderState) : 'tidak ditemukan'})`
+        : x.serial,
+    );
+    const unknown = sales.some((x) => x.orderState === 'unknown');
+    return (
+      `Shift belum dapat ditutup selama ${sales.length === 1 ? 'ada penjualan yang' : 'ada penjualan-penjualan yang'} ` +
+      `masih dibayar: ${named.join(', ')}. Tunggu pembayarannya, periksa lagi di layar pembayaran, atau batalkan ` +
+      `penjualannya${unknown ? ' (pembayaran yang belum jelas diputuskan oleh manajer)' : ''}; lalu tutup shift.`
+    );
+  },
   'shift.field_rule': ({ field, rule, min, max }, say) =>
     rule === 'amount' && min !== undefined && max !== undefined
       ? `${field}: bilangan bulat rupiah dari ${say.rupiah(min)} sampai ${say.rupiah(max)}.`

@@ -28,7 +28,8 @@ export const shiftEn: typeof shiftId = {
   payOutTitle: 'Pay out',
   payInText: 'Cash put into the drawer (coins from the bank, say).',
   payOutText:
-    "Cash taken from the drawer (a supplier paid at the door, say). Above the manager's limit it needs a manager's PIN.",
+    'Cash taken from the drawer (a supplier paid at the door, say). ' +
+    "Once the shift's pay-outs come to more than the manager's limit, a manager's PIN is needed.",
   amount: 'Amount (Rp)',
   reason: 'Reason',
   reasonHint: '3 to 200 characters.',
@@ -37,6 +38,12 @@ export const shiftEn: typeof shiftId = {
   recordedOut: (amount) => `Pay-out of ${amount} recorded.`,
   managerTitle: "Manager's PIN",
   managerNeeded: 'This amount is above the limit the manager set: a manager picks their name and types their PIN.',
+  overLimitFirst: (amount, limit) =>
+    `This pay-out of ${amount} is above the manager's limit of ${limit} a shift: ` +
+    'a manager picks their name and types their PIN.',
+  overLimit: (total, sofar, amount, limit) =>
+    `This shift's pay-outs would come to ${total} (${sofar} so far and this ${amount}), ` +
+    `above the manager's limit of ${limit} a shift: a manager picks their name and types their PIN.`,
   noSaleText: "A manager opens the drawer without a sale: a reason and the manager's PIN, audited.",
   noSaleAction: 'Open the drawer',
   noSaleDone: 'No sale recorded.',
@@ -83,6 +90,7 @@ export const shiftEn: typeof shiftId = {
   salesByTender: 'Sales by tender',
   tender: { cash: 'Cash', gateway: 'Digital payment', other: 'Other' },
   cashSales: 'Cash sales (handed − change)',
+  voided: 'Voided sales, cash given back',
   refunds: 'Cash refunds',
   payIns: 'Pay-ins',
   payOuts: 'Pay-outs',

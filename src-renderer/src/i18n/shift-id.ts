@@ -31,7 +31,8 @@ export const shiftId = {
   payInTitle: 'Kas masuk',
   payOutTitle: 'Kas keluar',
   payInText: 'Uang yang dimasukkan ke laci (mis. uang kecil dari bank).',
-  payOutText: 'Uang yang diambil dari laci (mis. membayar pemasok). Di atas batas manajer, perlu PIN manajer.',
+  payOutText:
+    'Uang yang diambil dari laci (mis. membayar pemasok). Bila kas keluar shift ini melebihi batas manajer, perlu PIN manajer.',
   amount: 'Jumlah (Rp)',
   reason: 'Alasan',
   reasonHint: '3 sampai 200 karakter.',
@@ -40,6 +41,12 @@ export const shiftId = {
   recordedOut: (amount: string) => `Kas keluar ${amount} dicatat.`,
   managerTitle: 'PIN manajer',
   managerNeeded: 'Jumlah ini di atas batas yang ditetapkan manajer: manajer memilih namanya dan mengetik PIN.',
+  /** A pay-out over the manager's limit (the limit is per shift: the sum of its pay-outs), the shift's first. */
+  overLimitFirst: (amount: string, limit: string) =>
+    `Kas keluar ${amount} ini melebihi batas manajer ${limit} per shift: manajer memilih namanya dan mengetik PIN.`,
+  overLimit: (total: string, sofar: string, amount: string, limit: string) =>
+    `Kas keluar shift ini akan menjadi ${total} (${sofar} sebelumnya dan ${amount} ini), ` +
+    `melebihi batas manajer ${limit} per shift: manajer memilih namanya dan mengetik PIN.`,
   noSaleText: 'Manajer membuka laci tanpa penjualan: alasan dan PIN manajer, tercatat di audit.',
   noSaleAction: 'Buka laci',
   noSaleDone: 'Buka laci tercatat.',
@@ -87,6 +94,8 @@ export const shiftId = {
   salesByTender: 'Penjualan per pembayaran',
   tender: { cash: 'Tunai', gateway: 'Pembayaran digital', other: 'Lainnya' },
   cashSales: 'Penjualan tunai (diterima − kembalian)',
+  /** Sales voided after they took cash (a split sale whose QRIS part failed): the cash went back to the customer. */
+  voided: 'Penjualan batal, tunai dikembalikan',
   refunds: 'Refund tunai',
   payIns: 'Kas masuk',
   payOuts: 'Kas keluar',

@@ -43,24 +43,37 @@ export class AuditViewer {
     await this.#fetch(undefined);
   }
 
-  /** The page before the oldest shown. */
+  /**
+   * The page before the oldest shown. The training log's entries (merged in while the till runs in training) have
+   * numbers of their own, so each log is paged from the oldest of its own entries shown.
+   */
   async loadMore(): Promise<void> {
-    const oldest = this.#entries[this.#entries.length - 1];
-    if (oldest) await this.#fetch(oldest.seq);
+    if (this.#entries.length === 0) return;
+    const oldest = (log: 'training' | undefined) =>
+      this.#entries.reduce<number | undefined>(
+        (min, e) => (e.log === log && (min === undefined || e.seq < min) ? e.seq : min),
+        undefined,
+      );
+    const before = oldest(undefined);
+    const trainingBefore = oldest('training');
+    await this.#fetch({
+      ...(before === undefined ? {} : { before }),
+      ...(trainingBefore === undefined ? {} : { trainingBefore }),
+    });
   }
 
-  async #fetch(before: number | undefined): Promise<void> {
+  async #fetch(cursor: { before?: number; trainingBefore?: number } | undefined): Promise<void> {
     if (this.#loading) return;
     this.#loading = true;
     this.#error = null;
-    const options = before === undefined ? { limit: AUDIT_PAGE } : { limit: AUDIT_PAGE, before };
+    const options = { limit: AUDIT_PAGE, ...cursor };
     const outcome = await this.#ctx.call((api, token) => api.auditLog(token, options));
     this.#loading = false;
     if (!outcome.ok) {
       if (outcome.error.code !== 'locked') this.#error = outcome.error;
       return;
     }
-    this.#entries = before === undefined ? outcome.value : [...this.#entries, ...outcome.value];
+    this.#entries = cursor === undefined ? outcome.value : [...this.#entries, ...outcome.value];
     this.#more = outcome.value.length === AUDIT_PAGE;
     this.#loaded = true;
   }

@@ -1,6 +1,7 @@
 import type { LoketApi, PrintResult } from '../../../src-main/common/api';
 import type { DrawerResult, ShiftCloseResult, ShiftReport, TillShift } from '../../../src-main/common/shifts';
-import { toCallError, type CallError } from '../api/errors';
+import { CallError, toCallError } from '../api/errors';
+import type { CallOutcome } from './manager-context';
 import { readAmount } from '../lib/amount-input';
 import { DENOMINATIONS, MAX_COUNT, type DenominationId } from '../lib/denominations';
 import { reasonProblem } from '../lib/reason';
@@ -23,10 +24,15 @@ export interface ShiftDeps {
   /** The browser's print of the A4 page (tests count the prints). */
   printDocument: (html: string) => Promise<void>;
   /**
-   * A manager has unlocked the manager's screens at this till. The X report shows the cash the drawer should hold,
-   * so the cashier's screen shows it only then: the close's count stays blind (docs/tenders.md, "Shifts").
+   * The manager's session at this till. The X report shows the cash the drawer should hold, so the server answers it
+   * only with a manager's session (its token) and the screen asks for it only while a manager has the manager's
+   * screens unlocked: the close's count stays blind (docs/tenders.md, "Shifts"). The Z report needs none.
    */
-  managerUnlocked?: () => boolean;
+  manager?: {
+    unlocked(): boolean;
+    /** A call with the session's token (which this state never sees or keeps). */
+    call<T>(fn: (token: string) => Promise<T>): Promise<CallOutcome<T>>;
+  };
   /** The time now (ms), for the end of a PIN lockout; tests pass their own. */
   now?: () => number;
 }
@@ -54,6 +60,13 @@ export interface ShiftDone {
   drawer: DrawerResult;
 }
 
+/** A pay-out that takes the shift's pay-outs over the manager's limit (the limit is per shift, not per pay-out). */
+export interface PayOutsOverLimit {
+  paidOut: number;
+  amount: number;
+  limit: number;
+}
+
 export type ReportNotice =
   | { kind: 'printed'; ok: boolean; result: PrintResult }
   | { kind: 'page' }
@@ -78,6 +91,8 @@ export class ShiftState {
   #done = $state.raw<ShiftDone | null>(null);
   /** The server asked for a manager's PIN (a pay-out over the limit): the dialog shows the PIN step. */
   #pinAsked = $state(false);
+  /** A pay-out over the shift's limit: the shift's pay-outs so far, this amount and the limit, as the server said. */
+  #overLimit = $state.raw<PayOutsOverLimit | null>(null);
   #managerId = $state<number | null>(null);
   #pinProblem = $state.raw<PinProblem | null>(null);
   #closeStep = $state<CloseStep>('count');
@@ -138,6 +153,11 @@ export class ShiftState {
     return this.#pinAsked;
   }
 
+  /** Why the PIN is asked for a pay-out: the shift's pay-outs so far, this one and the limit (when the server said). */
+  get overLimit(): PayOutsOverLimit | null {
+    return this.#overLimit;
+  }
+
   get managerId(): number | null {
     return this.#managerId;
   }
@@ -176,7 +196,7 @@ export class ShiftState {
 
   /** The X report may be shown: a manager has unlocked the manager's screens. */
   get xAllowed(): boolean {
-    return this.#deps.managerUnlocked?.() ?? false;
+    return this.#deps.manager?.unlocked() ?? false;
   }
 
   /** Asks the server for the till's open shift; this instance is the one `shift.requestOpen()` reaches. */
@@ -408,7 +428,7 @@ export class ShiftState {
     this.#reportNotice = null;
     let result: PrintResult;
     try {
-      result = await this.#deps.api.printShiftReport({ shiftId });
+      result = await this.#asReader((token) => this.#deps.api.printShiftReport(token, { shiftId }));
     } catch (err) {
       this.#reportNotice = { kind: 'error', error: toCallError(err) };
       return;
@@ -426,7 +446,7 @@ export class ShiftState {
     this.#busy = 'page';
     this.#reportNotice = null;
     try {
-      const { html } = await this.#deps.api.shiftReportHtml({ shiftId });
+      const { html } = await this.#asReader((token) => this.#deps.api.shiftReportHtml(token, { shiftId }));
       try {
         await this.#deps.printDocument(html);
         this.#reportNotice = { kind: 'page' };
@@ -440,17 +460,30 @@ export class ShiftState {
     }
   }
 
-  /** The X report of the open shift, when a manager has unlocked the manager's screens. */
+  /** The X report of the open shift, when a manager has unlocked the manager's screens (with their session). */
   async #loadReport(): Promise<void> {
     if (!this.xAllowed) return;
     this.#busy = 'report';
     try {
-      this.#report = await this.#deps.api.shiftReport({});
+      this.#report = await this.#asManager((token) => this.#deps.api.shiftReport(token, {}));
     } catch (err) {
       this.#error = toCallError(err);
     } finally {
       this.#busy = null;
     }
+  }
+
+  /** A call about the report on show: a Z report's by anyone at the till (no token), an X report's as the manager. */
+  #asReader<T>(fn: (token: string | null) => Promise<T>): Promise<T> {
+    return this.#report?.kind === 'Z' ? fn(null) : this.#asManager(fn);
+  }
+
+  async #asManager<T>(fn: (token: string) => Promise<T>): Promise<T> {
+    const manager = this.#deps.manager;
+    if (!manager) throw new CallError('locked', 'manager mode is locked');
+    const outcome = await manager.call(fn);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   /** The manager's PIN for the call: none asked yet, the manager and PIN typed, or not complete (said so). */
@@ -474,11 +507,13 @@ export class ShiftState {
     const error = toCallError(err);
     const reason = error.reason;
     if (reason?.key === 'shift.manager_pin') {
-      const { refusal, retryAfterMs } = reason.params;
+      const { refusal, retryAfterMs, paidOut, amount, limit } = reason.params;
       this.pin.clear();
       if (refusal === 'pin_required') {
         this.#pinAsked = true;
         this.#pinProblem = null;
+        this.#overLimit =
+          paidOut !== undefined && amount !== undefined && limit !== undefined ? { paidOut, amount, limit } : null;
         return error;
       }
       const now = this.#now();
@@ -510,6 +545,7 @@ export class ShiftState {
     this.#issues = {};
     this.#done = null;
     this.#pinAsked = false;
+    this.#overLimit = null;
     this.#managerId = null;
     // A lockout is the till's: it stays shown until it is over.
     const until = lockedUntil(this.#pinProblem);

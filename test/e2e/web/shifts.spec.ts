@@ -146,7 +146,7 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   await page.getByTestId('shift-done-button').click();
   await expect(dialog(page)).not.toBeVisible();
 
-  const closed = await loket.call('shiftReport', {});
+  const closed = await loket.call('shiftReport', null, {});
   expect(closed.kind).toBe('Z');
   expect(closed.count).toMatchObject({ expected: 400_000, counted: 395_000, difference: -5_000, status: 'short' });
   expect(closed.count?.byDenomination).toEqual({ note100000: 3, note50000: 1, note20000: 2, coin1000: 5 });
@@ -164,6 +164,29 @@ test('a shift: open with a float, pay in, pay out over the limit with a PIN, X r
   await expect(row.getByTestId('shift-difference')).toHaveText(/-Rp5\.000 · kurang/);
   await expect(row.getByTestId('shift-difference')).toHaveAttribute('data-amount', '-5000');
   await expect(page.getByTestId('day-refunds')).toContainText('Tidak ada refund pada hari ini.');
+
+  // In training the shift's changes are audited on the training log, in their own transactions: the manager's list
+  // shows them among the store's entries, marked.
+  await page.getByTestId('nav-audit').click();
+  const training = page.getByTestId('audit-table').locator('tr[data-log="training"]');
+  await expect(training.filter({ has: page.locator('text=latihan') }).first()).toBeVisible();
+  await checkSizes(page, 'audit-training', 'id');
+  await expect(
+    page.getByTestId('audit-table').locator('tr[data-log="training"][data-action="shift.closed"]'),
+  ).toHaveCount(1);
+  await expect(
+    page.getByTestId('audit-table').locator('tr[data-log="store"][data-action="manager.unlocked"]').first(),
+  ).toBeVisible();
+});
+
+test("the X report is refused to the cashier's API without a manager's session; a closed shift's Z is not", async ({
+  loket,
+}) => {
+  await loket.call('openShift', { float: 120_000 });
+  await expect(loket.call('shiftReport', null, {})).rejects.toThrow(/X report shows the cash the drawer should hold/);
+  await expect(loket.call('printShiftReport', null, {})).rejects.toThrow(/manager's session/);
+  const closed = await loket.call('closeShift', { counted: 120_000 });
+  expect(await loket.call('shiftReport', null, { shiftId: closed.shift.id })).toMatchObject({ kind: 'Z' });
 });
 
 const SIZES: Size[] = [
@@ -230,12 +253,43 @@ test('the shift screens hold at every size, in both languages', async ({ page, l
     await expect(page.getByTestId('shift-manager-approval')).toBeVisible();
     await checkSizes(page, 'pay-out-pin', lang);
     await page.keyboard.press('Escape');
+    // The limit is the shift's: after a pay-out of Rp60.000, one of Rp50.000 asks for the PIN, saying the sum.
+    await loket.call('shiftMovement', { type: 'pay_out', amount: 60_000, reason: 'ice for the cooler' });
+    await page.getByTestId('shift-button').click();
+    await page.getByTestId('shift-menu-pay_out').click();
+    await page.locator('#shift-amount').fill('50000');
+    await page.locator('#shift-reason').fill('supplier');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('shift-manager-approval')).toContainText(
+      /Rp110\.000.*Rp60\.000.*Rp50\.000.*Rp100\.000/,
+    );
+    await checkSizes(page, 'pay-out-pin-sum', lang);
+    await page.keyboard.press('Escape');
 
+    // A split sale whose QRIS part is pending: the close is refused, naming it; once it is paid, the shift closes.
+    const sale = await loket.call('chargeSale', {
+      cart: {
+        lines: [{ lineId: 'a', name: 'Nasi campur', unitPrice: 36_000, qty: 1, taxCategory: 'exempt' }],
+        saleDiscount: null,
+      },
+      tenders: [
+        { kind: 'cash', handed: 20_000 },
+        { kind: 'gateway', methodId: 'qris_dynamic' },
+      ],
+    });
+    if (!sale.ok || !sale.order) throw new Error('the split sale has no order');
     await page.getByTestId('shift-button').click();
     await page.getByTestId('shift-menu-close').click();
     await page.getByTestId('shift-count-note100000').fill('2');
     await checkSizes(page, 'count', lang);
     await page.getByTestId('shift-count-review').click();
+    await page.getByTestId('shift-close-submit').click();
+    await expect(dialog(page).getByRole('alert')).toContainText(sale.order.id);
+    // In the screen's own words, not the server's English.
+    await expect(dialog(page).getByRole('alert')).not.toContainText('of this till');
+    await checkSizes(page, 'close-refused', lang);
+    await loket.call('simulatePayment', sale.order.id);
+    await expect.poll(async () => (await loket.call('sale', { saleId: sale.saleId }))?.state).toBe('completed');
     await page.getByTestId('shift-close-submit').click();
     await expect(page.getByTestId('shift-reveal')).toBeVisible();
     await checkSizes(page, 'closed', lang);

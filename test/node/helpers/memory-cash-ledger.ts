@@ -16,4 +16,18 @@ export class MemoryCashLedger implements CashLedger {
   record(movement: SaleCashMovement): void {
     this.movements.push(movement);
   }
+
+  /** The sale's cash tenders (handed − change) less its voided cash, in the shift of its first tender. */
+  cashTakenFor(saleId: string): { shiftId: string; amount: number } | undefined {
+    const mine = this.movements.filter((m) => m.documentId === saleId);
+    const first = mine.find((m) => m.type === 'cash_tender');
+    if (!first) return undefined;
+    const amount = mine
+      .filter((m) => m.shiftId === first.shiftId)
+      .reduce(
+        (a, m) => a + (m.type === 'cash_tender' ? m.handed - m.change : m.type === 'cash_void' ? -m.amount : 0),
+        0,
+      );
+    return { shiftId: first.shiftId, amount };
+  }
 }

@@ -223,6 +223,22 @@ describe('the audit log', () => {
     expect(editors.audit.hasMore).toBe(false);
   });
 
+  test("in training, the training log's entries merged in: each log paged from its own oldest shown", async () => {
+    const { fake, editors } = await open();
+    const page = [
+      entry(80),
+      { ...entry(12), log: 'training' as const },
+      entry(79),
+      { ...entry(11), log: 'training' as const },
+    ];
+    fake.on('auditLog', (_token, options) =>
+      options.before === undefined ? [...page, ...Array.from({ length: 46 }, (_, i) => entry(78 - i))] : [],
+    );
+    await editors.audit.load();
+    await editors.audit.loadMore();
+    expect(fake.callsOf('auditLog').at(-1)).toEqual([TOKEN, { limit: 50, before: 33, trainingBefore: 11 }]);
+  });
+
   test('a failure is shown', async () => {
     const { fake, editors } = await open();
     fake.fail('auditLog');

@@ -9,10 +9,14 @@ import type { DrawerResult, ShiftReport, ShiftView, TillShift } from '../../../s
 import { reason } from '../../../src-main/common/reasons';
 import { CallError } from '../../../src-renderer/src/api/errors';
 import { DENOMINATIONS, MAX_COUNT } from '../../../src-renderer/src/lib/denominations';
+import { en } from '../../../src-renderer/src/i18n/en';
+import { id } from '../../../src-renderer/src/i18n/id';
+import { sayReason } from '../../../src-renderer/src/lib/say';
 import { shift as shiftEntry, ShiftState } from '../../../src-renderer/src/state/shift.svelte';
 import { FakeApi, settle } from './fake-client';
 
 const T0 = Date.parse('2026-03-10T03:00:00.000Z');
+const MANAGER_TOKEN = 'm'.repeat(32);
 const OPENED: TillShift = {
   id: 'T1-S0001',
   terminalId: 'T1',
@@ -38,8 +42,8 @@ function view(overrides: Partial<ShiftView> = {}): ShiftView {
       cashIn: 50_000,
       change: 1_950,
       cashSales: 48_050,
+      cashVoids: 0,
       cashRefunds: 0,
-      cashVoided: 0,
       payIns: 0,
       payOuts: 0,
       expected: 248_050,
@@ -54,6 +58,7 @@ function report(kind: 'X' | 'Z', shift = view()): ShiftReport {
     shift,
     tenders: [{ tender: 'cash', count: 1, amount: 48_050 }],
     cashTenders: { count: 1, handed: 50_000, change: 1_950, net: 48_050 },
+    voided: { count: 0, amount: 0 },
     refunds: { count: 0, amount: 0 },
     payIns: [],
     payOuts: [],
@@ -83,7 +88,14 @@ function setup(options: { current?: TillShift | null; managerUnlocked?: boolean 
     printDocument: async (html) => {
       prints.push(html);
     },
-    managerUnlocked: () => unlocked,
+    // The manager's session as the cashier view gives it: its token handed to the call, never to the state.
+    manager: {
+      unlocked: () => unlocked,
+      call: async (fn) =>
+        unlocked
+          ? { ok: true, value: await fn(MANAGER_TOKEN) }
+          : { ok: false, error: new CallError('locked', 'manager mode is locked') },
+    },
     now: () => T0,
   });
   made.push(shift);
@@ -400,6 +412,29 @@ describe('the blind count', () => {
     expect(shift.closed?.status).toBe('even');
   });
 
+  test('refused while a sale is being paid: said in the dialog, the shift stays open, the count kept', async () => {
+    const { fake, shift } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('close');
+    shift.reviewCount({ mode: 'total', text: '100000' });
+    const why = reason('shift.sales_being_paid', {
+      sales: [{ serial: 'T1-000042', orderId: 'T1-Q', methodId: 'qris_dynamic', orderState: 'awaiting_payment' }],
+    });
+    fake.fail('closeShift', new CallError('conflict', 'being paid', 409, why));
+    expect(await shift.close()).toBe(false);
+    expect(shift.error?.reason).toEqual(why);
+    expect(shift.closeStep).toBe('confirm');
+    expect(shift.countedTotal).toBe(100_000);
+    expect(shift.current).toEqual(OPENED);
+    // Said in the screen's language: the struk number, the method, the order and its state, and what to do.
+    const methods = [{ id: 'qris_dynamic', label: { id: 'QRIS', en: 'QRIS' } }] as never;
+    expect(sayReason(why, en, { lang: 'en', methods })).toBe(
+      'The shift cannot be closed while a sale is still being paid: T1-000042 (QRIS T1-Q: waiting for payment). ' +
+        'Wait for the payment, check it again on the payment screen, or void the sale; then close the shift.',
+    );
+    expect(sayReason(why, id, { lang: 'id', methods })).toMatch(/^Shift belum dapat ditutup .*T1-000042 \(QRIS T1-Q: /);
+  });
+
   test('closed elsewhere meanwhile: said, and the header follows', async () => {
     const { fake, shift } = setup({ current: OPENED });
     await shift.load();
@@ -427,7 +462,8 @@ describe('the X report and printing', () => {
     unlock();
     shift.show('report');
     await settle();
-    expect(fake.callsOf('shiftReport')).toEqual([[{}]]);
+    // Asked with the manager's session: the server answers the X report to nobody else.
+    expect(fake.callsOf('shiftReport')).toEqual([[MANAGER_TOKEN, {}]]);
     expect(shift.report?.kind).toBe('X');
   });
 
@@ -445,7 +481,7 @@ describe('the X report and printing', () => {
       reason: reason('print.done', { what: 'report' }),
     }));
     await shift.printReport();
-    expect(fake.callsOf('printShiftReport')).toEqual([[{ shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('printShiftReport')).toEqual([[MANAGER_TOKEN, { shiftId: 'T1-S0001' }]]);
     expect(shift.reportNotice).toMatchObject({ kind: 'printed', ok: true });
 
     fake.on('printShiftReport', () => ({
@@ -458,8 +494,71 @@ describe('the X report and printing', () => {
     expect(shift.reportNotice).toEqual({ kind: 'page' });
 
     await shift.printPage();
-    expect(fake.callsOf('shiftReportHtml')).toEqual([[{ shiftId: 'T1-S0001' }], [{ shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('shiftReportHtml')).toEqual([
+      [MANAGER_TOKEN, { shiftId: 'T1-S0001' }],
+      [MANAGER_TOKEN, { shiftId: 'T1-S0001' }],
+    ]);
     expect(prints).toHaveLength(2);
+  });
+
+  test('the Z report after the close prints without a manager (no token): the count is in', async () => {
+    const { fake, shift, prints } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('close');
+    shift.reviewCount({ mode: 'total', text: '248.050' });
+    const closedView = view({ state: 'closed' });
+    fake.on('closeShift', () => ({
+      expected: 248_050,
+      counted: 248_050,
+      difference: 0,
+      status: 'even',
+      shift: closedView,
+      report: report('Z', closedView),
+      drawer: DRAWER_OK,
+    }));
+    expect(await shift.close()).toBe(true);
+    fake.on('printShiftReport', () => ({
+      ok: false,
+      message: 'no printer',
+      reason: reason('print.no_printer', { what: 'report' }),
+    }));
+    fake.on('shiftReportHtml', () => ({ html: '<html>Z</html>' }));
+    await shift.printReport();
+    expect(fake.callsOf('printShiftReport')).toEqual([[null, { shiftId: 'T1-S0001' }]]);
+    expect(fake.callsOf('shiftReportHtml')).toEqual([[null, { shiftId: 'T1-S0001' }]]);
+    expect(prints).toEqual(['<html>Z</html>']);
+  });
+
+  test('an X report whose manager locked meanwhile is not printed: the error is said', async () => {
+    const { fake, shift } = setup({ current: OPENED, managerUnlocked: true });
+    await shift.load();
+    fake.on('shiftReport', () => report('X'));
+    shift.show('report');
+    await settle();
+    fake.fail('printShiftReport', new CallError('locked', 'manager mode is locked', 401, reason('manager.locked')));
+    await shift.printReport();
+    expect(shift.reportNotice).toMatchObject({ kind: 'error', error: { code: 'locked' } });
+  });
+
+  test("a pay-out over the shift's limit says the shift's pay-outs so far, this one and the limit", async () => {
+    const { fake, shift } = setup({ current: OPENED });
+    await shift.load();
+    shift.show('pay_out');
+    fake.fail(
+      'shiftMovement',
+      new CallError(
+        'invalid_arguments',
+        'managerPin',
+        400,
+        reason('shift.manager_pin', { refusal: 'pin_required', paidOut: 60_000, amount: 60_000, limit: 100_000 }),
+      ),
+    );
+    expect(await shift.move('60000', 'the gas man')).toBe(false);
+    expect(shift.pinAsked).toBe(true);
+    expect(shift.overLimit).toEqual({ paidOut: 60_000, amount: 60_000, limit: 100_000 });
+    shift.dismiss();
+    shift.show('pay_out');
+    expect(shift.overLimit).toBeNull();
   });
 });
 
