@@ -8,18 +8,27 @@ import type { TenderInput } from '../../src-main/common/cash';
 import type { Cart, ChargeSaleInput, ChargeSaleResult } from '../../src-main/common/sale';
 import { tempDir } from './helpers/loket';
 import { waitFor } from './helpers/wait-for';
+import { printerStandIn } from './helpers/printer-stand-in';
+import { DRAWER_PULSE } from '../../src-main/core/shifts/drawer';
 
 const hosts: AppHost[] = [];
+const printers: { close(): Promise<void> }[] = [];
 const dirs: { remove(): void }[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
   for (const d of dirs.splice(0)) d.remove();
+  for (const p of printers.splice(0)) await p.close();
 });
 
-async function host(): Promise<AppHost> {
+async function host(printerPort?: number): Promise<AppHost> {
   const dir = tempDir('loket-one-counter-');
   dirs.push(dir);
-  const h = await startAppHost({ version: 't', dataDir: dir.path, env: {} });
+  const h = await startAppHost({
+    version: 't',
+    dataDir: dir.path,
+    env: {},
+    ...(printerPort ? { printer: { host: '127.0.0.1', port: printerPort, paper: 58 as const } } : {}),
+  });
   hosts.push(h);
   return h;
 }
@@ -151,7 +160,9 @@ describe("a sale's later changes are written with its order's", () => {
   }
 
   it('a split sale voided after its QRIS part failed gives its cash back in the same transaction', async () => {
-    const h = await host();
+    const printer = await printerStandIn();
+    printers.push(printer);
+    const h = await host(printer.port);
     await h.app.openShift({ float: 100_000 });
     const split = await splitSale(h);
     expect(expected(h)).toBe(110_000);
@@ -166,6 +177,8 @@ describe("a sale's later changes are written with its order's", () => {
       )
       .get(split.saleId);
     expect(voidEvent).toEqual({ amount: 10_000 });
+    // The drawer opened for the float, the sale's cash, and once the void committed, for the cash handed back.
+    await waitFor(() => printer.jobs.filter((j) => j.equals(DRAWER_PULSE)).length === 3, 'three drawer pulses');
   });
 
   it("a cashier's void cancels the order and returns the cash, audited, in one transaction", async () => {
