@@ -51,6 +51,7 @@ import { FakeClock } from '../test/node/helpers/fake-clock';
 import { holdingGateway, type HoldingGateway } from '../test/node/helpers/holding-gateway';
 import { gatewayEnv, tempDir } from '../test/node/helpers/loket';
 import { becomesTrue } from '../test/node/helpers/wait-for';
+import { COUNTER_ITEMS } from './audit/counter-items';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ZONE = 'Asia/Jakarta';
@@ -1002,6 +1003,9 @@ ITEMS.push(
     run: (t) => item13(t, needDay()),
   },
 );
+
+// The counter's items (issue 26), in a module of their own.
+ITEMS.push(...COUNTER_ITEMS);
 
 function table(rows: Row[]): string {
   const head = ['item', 'what was tried', 'tries', 'failures'];
