@@ -327,7 +327,7 @@ describe('saleLineSchema', () => {
     });
     expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['barcode', 'a stored barcode: 8 or 13 digits'],
-      ['name', '1 to 80 characters, without control characters'],
+      ['name', '1 to 80 characters, without control, invisible or text-direction characters (it is empty)'],
     ]);
   });
 });

@@ -34,17 +34,14 @@ export function planTenders(total: number, tenders: readonly TenderInput[], mode
       issues.push({
         field: `${at}kind`,
         rule: 'kind',
-        message: `${at}kind: ${TENDER_KINDS.map((k) => `'${k}'`).join(', ')} (got ${show(kind)})`,
+        message: `${at}kind: ${orList(TENDER_KINDS.map((k) => `'${k}'`))} (got ${show(kind)})`,
       });
       continue;
     }
     // Each kind plans its own step (tender-kinds/<kind>.ts); the input's shape is its kind's.
-    const result = (tenderKind(kind).step as (due: number, input: TenderInput, r: CashRounding, at: string) => TenderResult)(
-      due,
-      t,
-      mode,
-      at,
-    );
+    const result = (
+      tenderKind(kind).step as (due: number, input: TenderInput, r: CashRounding, at: string) => TenderResult
+    )(due, t, mode, at);
     if (!result.ok) {
       issues.push(result.issue);
       continue;
@@ -69,3 +66,7 @@ export function planTenders(total: number, tenders: readonly TenderInput[], mode
 }
 
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+/** 'a', 'b' or 'c'. */
+const orList = (xs: readonly string[]): string =>
+  xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`;
