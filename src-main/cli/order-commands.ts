@@ -8,7 +8,7 @@ import { openLoket, type Loket, type OpenOptions } from '../runtime';
 import { EXIT, exitCodeOfCharge, UsageError } from './exit-codes';
 import type { ChargeFailure } from '../common/api';
 import type { GatewayFailure } from '../core/gateway/client';
-import { chargeResultOf, oneLineSale, orderFieldsOf } from '../core/counter/one-line-sale';
+import { chargeResultOf, oneLineSale, orderFieldsOf, orderRefusalOf } from '../core/counter/one-line-sale';
 import { loadSaleSettings } from '../core/settings/sale-settings';
 import { chargeOrRefuse, CLI_CHARGER, cliCounter, newSaleKey } from './sale-commands';
 import { orderSummaryLines } from './format';
@@ -111,15 +111,18 @@ async function create(argv: string[], options: OpenOptions, io: Io): Promise<num
       ...(values['customer-name'] === undefined ? {} : { customerName: values['customer-name'] }),
       ...(values.phone === undefined ? {} : { phone: values.phone }),
     };
-    const charged = await chargeOrRefuse(io, () =>
-      cliCounter(loket, options).charge(
-        oneLineSale(input, settings.tax.defaultCategory, newSaleKey()),
-        CLI_CHARGER,
-        orderFieldsOf({ ...input, ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }) }),
-      ),
-    );
+    const refused = orderRefusalOf(input, loket.methods);
+    const charged =
+      refused ??
+      (await chargeOrRefuse(io, () =>
+        cliCounter(loket, options).charge(
+          oneLineSale(input, settings.tax.defaultCategory, newSaleKey()),
+          CLI_CHARGER,
+          orderFieldsOf({ ...input, ...(values['user-id'] === undefined ? {} : { userId: values['user-id'] }) }),
+        ),
+      ));
     if (typeof charged === 'number') return charged;
-    const result = chargeResultOf(charged);
+    const result = 'sale' in charged ? chargeResultOf(charged) : charged;
     // The gateway has it but the log could not take the answer (a full disk): one more try before this
     // process ends; if the disk still refuses, the order is found `creating` at the next start and reconciled.
     if (loket.orders.pendingWrites() > 0 && loket.orders.flushPendingWrites() > 0 && result.order)

@@ -28,7 +28,7 @@ import type { ChargeSaleInput, ChargeSaleResult } from '../common/sale';
 import type { TaxCategory } from '../common/tax';
 import type { Charger, Counter, OrderFields } from './counter/counter';
 import { chargeBlocker } from './counter/charge-guard';
-import { chargeResultOf, oneLineSale, orderFieldsOf } from './counter/one-line-sale';
+import { chargeResultOf, oneLineSale, orderFieldsOf, orderRefusalOf } from './counter/one-line-sale';
 import type { Clock } from './ports';
 
 /** The note a cashier's "seen" of a late payment writes (its payload); a manager's acknowledgement hides it too. */
@@ -190,6 +190,8 @@ export class AppService implements Pick<ApiHandlers, OrderApiMethod> {
    * cashier's screen charges through chargeSale.
    */
   async createOrder(input: ChargeInput): Promise<ChargeResult> {
+    const refused = orderRefusalOf(input, this.deps.methods);
+    if (refused) return refused;
     const result = await this.chargeSale(oneLineSale(input, this.deps.typedCategory()), orderFieldsOf(input));
     return chargeResultOf(result);
   }

@@ -1,7 +1,8 @@
 import type { ChargeInput, ChargeResult } from '../../common/api';
 import type { ChargeSaleInput, ChargeSaleResult } from '../../common/sale';
 import type { TaxCategory } from '../../common/tax';
-import type { FieldIssue, FieldRule } from '../../common/order-request';
+import { validateOrderRequest, type FieldIssue, type FieldRule } from '../../common/order-request';
+import type { PaymentMethod } from '../../common/payment-methods';
 import type { OrderFields } from './counter';
 
 /**
@@ -54,4 +55,35 @@ export function chargeResultOf(result: ChargeSaleResult): ChargeResult {
   }));
   const failure = issues ? { ...result.failure, issues } : result.failure;
   return { ok: false, ...(result.order ? { order: result.order } : {}), failure, ...extra };
+}
+
+/** The order's own fields a one-line sale of `input` would send, checked first by the gateway's rules. */
+const ORDER_OWN = new Set(['amount', 'item_name', 'item_id', 'payment_method', 'customer_name', 'user_mdn']);
+
+/**
+ * A typed item and amount refused by the gateway's own rules (common/order-request.ts: the method's amount range with
+ * both ends, the item name's 25 characters, a method not offered), as `createOrder` and `order create` have always
+ * answered; undefined when the order's fields pass and the one-line sale is checked as any sale is.
+ */
+export function orderRefusalOf(input: ChargeInput, methods: readonly PaymentMethod[]): ChargeResult | undefined {
+  const checked = validateOrderRequest(
+    {
+      user_id: 'walk-in',
+      merchant_transaction_id: 'CHECK',
+      payment_method: input.methodId,
+      amount: input.amount,
+      item_name: input.itemName,
+      ...(input.itemId !== undefined ? { item_id: input.itemId } : {}),
+      ...(input.customerName !== undefined ? { customer_name: input.customerName } : {}),
+      ...(input.phone !== undefined ? { user_mdn: input.phone } : {}),
+    },
+    methods,
+  );
+  if (checked.ok) return undefined;
+  const issues = checked.issues.filter((i) => ORDER_OWN.has(i.field));
+  if (issues.length === 0) return undefined;
+  return {
+    ok: false,
+    failure: { class: 'invalid_input', retry: 'final', message: issues.map((i) => i.message).join('; '), issues },
+  };
 }
