@@ -1,5 +1,6 @@
 import type { DisplayCart, DisplaySale } from '../common/api';
 import type { Cart, SaleQuote, SaleView } from '../common/sale';
+import { tenderKind } from '../common/tender-kinds';
 
 /**
  * The cart as the customer display shows it: each line's name, quantity and total after its discounts (the server's
@@ -32,7 +33,7 @@ export function displaySaleOf(sale: SaleView): DisplaySale {
     due: complete ? 0 : Math.max(0, sale.total + sale.rounding - sale.paid),
     change: sale.change,
     rounding: sale.rounding,
-    cash: sale.tenders.some((t) => t.kind === 'cash'),
+    cash: sale.tenders.some((t) => tenderKind(t.kind).intoDrawer),
     complete,
   };
 }

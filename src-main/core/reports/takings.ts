@@ -4,6 +4,7 @@ import type { PaymentMethod } from '../../common/payment-methods';
 import type { SalesFigures, Takings } from '../../common/reports';
 import { salesFigures } from './sales-figures';
 import { dbOf, stmt, type Books } from './sql';
+import { tenderKind } from '../../common/tender-kinds';
 import { byStaffName, staffNamer, type StaffNames } from './staff-names';
 
 /**
@@ -123,7 +124,8 @@ export function takings(books: Books, range: { from: Date; to: Date }, options: 
   const byTender = new Map<string, Takings['byTender'][number]>();
   const withoutSale = { count: 0, amount: 0 };
   for (const g of groups) {
-    const key = g.kind === 'gateway' ? `gateway:${g.methodId}` : g.kind;
+    // The books' group of a tender is its kind's (common/tender-kinds/): a gateway tender's, its method.
+    const key = tenderKind(g.kind).bookKey({ kind: g.kind, ...(g.methodId !== null ? { methodId: g.methodId } : {}) });
     const line = byTender.get(key) ?? {
       kind: g.kind,
       ...(g.kind === 'gateway' && g.methodId !== null

@@ -11,6 +11,7 @@ import {
 } from '../../common/refund-doc';
 import { refundTax } from '../../common/refund-tax';
 import type { SaleView } from '../../common/sale';
+import { tenderKind } from '../../common/tender-kinds';
 import type { StaffSummary } from '../../common/staff';
 import type { TaxCategory } from '../../common/tax';
 import { Uuidv7Generator } from '../../db/uuidv7';
@@ -155,7 +156,7 @@ export class RefundService {
     const actor = staff?.name ?? (commandLine ? commandLine.name : 'cashier');
     const refundId = ids.next(this.deps.clock.now().getTime());
     const at = this.deps.clock.now().toISOString();
-    const methodId = sale.tenders.find((t) => t.kind === 'gateway' && t.state === 'paid')?.methodId;
+    const methodId = sale.tenders.find((t) => tenderKind(t.kind).sendsOrder && t.state === 'paid')?.methodId;
     let refund: RefundView;
     try {
       refund = this.deps.sales.db
@@ -282,7 +283,7 @@ export class RefundService {
       moneyRefunded: r.moneyRefunded,
       moneyLeft: r.moneyLeft,
       hows,
-      defaultHow: sale.tenders.some((t) => t.kind === 'cash') ? 'cash' : 'outside',
+      defaultHow: sale.tenders.some((t) => tenderKind(t.kind).intoDrawer) ? 'cash' : 'outside',
       refunds,
     };
   }
@@ -307,9 +308,11 @@ export function refundableSaleOf(sale: SaleView): RefundableSale {
   };
 }
 
-/** Cash always; outside when a gateway or "other" tender paid part of the sale. */
+/** Cash always; outside when a tender of a kind refunded outside Loket (a gateway payment, a slip) paid part of it. */
 function howsOf(sale: SaleView): RefundHow[] {
-  return sale.tenders.some((t) => t.kind !== 'cash' && t.state === 'paid') ? ['cash', 'outside'] : ['cash'];
+  return sale.tenders.some((t) => tenderKind(t.kind).refundsOutside && t.state === 'paid')
+    ? ['cash', 'outside']
+    : ['cash'];
 }
 
 /** A line's issue with its numbers (the line's place, what is left, what was asked), for a screen to word it. */
