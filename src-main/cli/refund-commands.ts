@@ -11,7 +11,14 @@ import { StaffStore } from '../core/staff/staff-store';
 import { openLoket } from '../runtime';
 import { cliUser, defaultIo, type Io } from './cli-support';
 import { EXIT, UsageError } from './exit-codes';
-import { cliDrawerOf, noteDrawer, parseLine, shiftLedgerOf, tillAuditOf, type SaleCommandOptions } from './sale-commands';
+import {
+  cliDrawerOf,
+  noteDrawer,
+  parseLine,
+  shiftLedgerOf,
+  tillAuditOf,
+  type SaleCommandOptions,
+} from './sale-commands';
 import { readSecret } from './secret-input';
 
 export { REFUND_USAGE } from './sale-usage';

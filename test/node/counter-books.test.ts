@@ -8,7 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startAppHost, type AppHost } from '../../src-main/app-host';
+import { startAppHost } from '../../src-main/app-host';
 import type { TenderInput } from '../../src-main/common/cash';
 import { dayIn } from '../../src-main/common/gateway-time';
 import type { Cart, ChargeSaleResult } from '../../src-main/common/sale';

@@ -74,11 +74,13 @@ async function checkBooks(): Promise<{ sales: number; voided: number; refunds: n
     );
     expect(voidMismatch, 'a void without its cash back, or cash back without a void').toEqual([]);
     // Every sale's gateway tender has its order, and every order of this till its sale (a charge is a sale).
-    expect(all(`SELECT t.order_id FROM sale_tenders t LEFT JOIN orders o ON o.id = t.order_id
-                WHERE t.order_id IS NOT NULL AND o.id IS NULL`)).toEqual([]);
-    expect(all(`SELECT o.id FROM orders o LEFT JOIN sale_tenders t ON t.order_id = o.id WHERE t.order_id IS NULL`)).toEqual(
-      [],
-    );
+    expect(
+      all(`SELECT t.order_id FROM sale_tenders t LEFT JOIN orders o ON o.id = t.order_id
+                WHERE t.order_id IS NOT NULL AND o.id IS NULL`),
+    ).toEqual([]);
+    expect(
+      all(`SELECT o.id FROM orders o LEFT JOIN sale_tenders t ON t.order_id = o.id WHERE t.order_id IS NULL`),
+    ).toEqual([]);
     // A discount's approval is on its sale and in the audit log together; a refund's approval likewise.
     const approvedSales = all<{ id: string }>(
       `SELECT DISTINCT sale_id AS id FROM sale_events WHERE json_extract(payload, '$.discountApprovedBy') IS NOT NULL`,
@@ -117,7 +119,9 @@ async function checkBooks(): Promise<{ sales: number; voided: number; refunds: n
            WHERE t.kind = 'cash' AND s.state <> 'voided'`,
         )
         .get()!.net;
-      const back = db.prepare<[], { n: number }>("SELECT COALESCE(SUM(paid_back), 0) AS n FROM refunds WHERE how = 'cash'").get()!.n;
+      const back = db
+        .prepare<[], { n: number }>("SELECT COALESCE(SUM(paid_back), 0) AS n FROM refunds WHERE how = 'cash'")
+        .get()!.n;
       expect(moved).toBe(1_000_000 + sold - back);
     }
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -10,7 +10,10 @@ export const GATEWAY: TenderKindSpec<'gateway'> = {
   kind: 'gateway',
   step: (due, input, _rounding, at) =>
     typeof input.methodId !== 'string' || input.methodId.trim() === ''
-      ? { ok: false, issue: { field: `${at}methodId`, rule: 'method', message: `${at}methodId: the payment method's id` } }
+      ? {
+          ok: false,
+          issue: { field: `${at}methodId`, rule: 'method', message: `${at}methodId: the payment method's id` },
+        }
       : exactTender('gateway', due, input.amount, at),
   tenderOf: (step, input) => ({
     kind: 'gateway',

@@ -1,7 +1,14 @@
 import type { ChargeFailure } from '../../common/api';
 import type { CashIssue, CashRounding, TenderInput, TenderStep } from '../../common/cash';
 import { planTenders } from '../../common/tender-kinds/plan';
-import type { ChargeSaleInput, ChargeSaleResult, SaleFieldIssue, SaleQuote, SaleTender, SoldLine } from '../../common/sale';
+import type {
+  ChargeSaleInput,
+  ChargeSaleResult,
+  SaleFieldIssue,
+  SaleQuote,
+  SaleTender,
+  SoldLine,
+} from '../../common/sale';
 import type { Product } from '../../common/product';
 import { tenderKind } from '../../common/tender-kinds';
 
@@ -24,10 +31,16 @@ export function planCharge(input: ChargeSaleInput, total: number, rounding: Cash
     input.tenders ?? (input.methodId !== undefined ? [{ kind: 'gateway', methodId: input.methodId }] : []);
   if (inputs.length === 0)
     return refusedPlan([
-      { field: 'tenders', rule: 'required', message: 'tenders: how the sale is paid (methodId, or one or more tenders)' },
+      {
+        field: 'tenders',
+        rule: 'required',
+        message: 'tenders: how the sale is paid (methodId, or one or more tenders)',
+      },
     ]);
   if (input.tenders !== undefined && input.methodId !== undefined)
-    return refusedPlan([{ field: 'methodId', rule: 'one_of', message: 'methodId: give methodId or tenders, not both' }]);
+    return refusedPlan([
+      { field: 'methodId', rule: 'one_of', message: 'methodId: give methodId or tenders, not both' },
+    ]);
   for (const spec of new Set(inputs.map((t) => tenderKind(t.kind)))) {
     const limit = spec.perSale;
     if (limit && inputs.filter((t) => t.kind === spec.kind).length > limit.max)

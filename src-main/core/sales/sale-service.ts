@@ -217,4 +217,3 @@ export class SaleService {
         this.deps.log.note(t.orderId, { source: 'cashier', reason: words, payload: { receipt, copy } });
   }
 }
-
