@@ -39,6 +39,17 @@ export const cartSchema = z
     saleKey: saleKeySchema.optional(),
   })
   .strict();
+/**
+ * The cart a charge sends: as the cart, but a line's name is checked by the charge itself (the counter quotes the cart
+ * again), so a typed item without a name comes back as its field's issue beside the gateway order's own (the amount
+ * out of the method's range, the phone), all at once, rather than as an argument refused at the door.
+ */
+export const chargeCartSchema = cartSchema.extend({
+  lines: z
+    .array(saleLineSchema.extend({ name: z.string().max(400) }))
+    .max(MAX_CART_LINES, { error: `at most ${MAX_CART_LINES} lines` }),
+});
+
 export interface Cart {
   lines: SaleLine[];
   saleDiscount?: Discount | null | undefined;
@@ -57,7 +68,7 @@ export const managerPinSchema = z.object({ staffId: z.number().int().positive(),
 
 export const chargeSaleInputSchema = z
   .object({
-    cart: cartSchema,
+    cart: chargeCartSchema,
     /** One gateway tender of this method for the whole sale (issue 19's sale); or `tenders`. */
     methodId: z.string().min(1).max(64).optional(),
     tenders: z.array(tenderInputSchema).min(1).max(10).optional(),

@@ -1,4 +1,4 @@
-import type { ChargeSaleInput, ChargeSaleResult, SaleView } from '../../common/sale';
+import type { ChargeSaleInput, ChargeSaleResult, SaleFieldIssue, SaleView } from '../../common/sale';
 import type { Order } from '../../common/order';
 import type { StaffSummary } from '../../common/staff';
 import { gatewayItemId } from '../../common/item-name';
@@ -106,7 +106,7 @@ export class Counter {
   private async chargeOnce(input: ChargeSaleInput, who: Charger, fields: OrderFields): Promise<ChargeSaleResult> {
     const settings = this.deps.settings();
     const quote = quoteCart(input.cart, settings, this.deps.products);
-    if (!quote.ok) return refused(quote.issues);
+    if (!quote.ok) return this.refusedWithOrderIssues(input, quote.issues);
     const plan = planCharge(input, quote.figures.total, settings.cash.rounding);
     if (!plan.ok) return plan.result;
     const refusal = this.deps.refusal?.();
@@ -189,6 +189,31 @@ export class Counter {
       ...(outcome.order ? { order: outcome.order } : {}),
       failure: publicFailure(outcome.failure, outcome.order?.state),
     };
+  }
+
+  /**
+   * A cart refused, with the gateway order's own issues beside the cart's when the charge is one typed line paid by
+   * one gateway method (a typed item and amount): the cashier sees every field's issue at once (the amount out of the
+   * method's range, a phone the method needs), not one after another. Nothing is written or sent either way.
+   */
+  private refusedWithOrderIssues(input: ChargeSaleInput, issues: SaleFieldIssue[]): ChargeSaleResult {
+    const result = refused(issues);
+    const line = input.cart.lines.length === 1 ? input.cart.lines[0] : undefined;
+    const only = input.tenders?.length === 1 ? input.tenders[0] : undefined;
+    const methodId = input.methodId ?? (only?.kind === 'gateway' ? only.methodId : undefined);
+    if (!line || line.productId !== undefined || typeof methodId !== 'string') return result;
+    const order = this.deps.orders.prepare(
+      {
+        methodId,
+        amount: line.unitPrice,
+        itemName: line.name,
+        ...(input.customerName ? { customerName: input.customerName } : {}),
+        ...(input.phone ? { phone: input.phone } : {}),
+      },
+      { source: 'cashier' },
+    );
+    if (order.ok || order.failure.class !== 'invalid_input') return result;
+    return { ...result, failure: { ...result.failure, issues: order.failure.issues } };
   }
 
   /** The charge's one transaction (see the class): runs inside OrderLog.atomically. */

@@ -502,10 +502,18 @@ const TYPED_FIELD: Record<string, FieldIssue['field']> = {
   'lines[0].name': 'item_name',
 };
 
+/**
+ * A typed sale's issues for the form: the gateway order's own (its rules and numbers: the method's amount range, the
+ * item name required, the phone), then the line's for a field they do not name (a price the cart refuses).
+ */
 function typedIssues(result: ChargeSaleResult): FieldIssue[] {
   if (result.ok || !result.issues) return [];
-  return result.issues.flatMap((i) => {
+  const order = result.failure.issues ?? [];
+  const line = result.issues.flatMap((i) => {
     const field = TYPED_FIELD[i.field];
-    return field ? [{ field, rule: 'format' as const, message: i.message }] : [];
+    return field && !order.some((o) => o.field === field)
+      ? [{ field, rule: 'format' as const, message: i.message }]
+      : [];
   });
+  return [...order, ...line];
 }

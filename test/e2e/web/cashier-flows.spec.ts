@@ -111,7 +111,8 @@ test('the paper width choice is remembered', async ({ cashier }) => {
   await chargeToPanel(cashier);
   await cashier.getByRole('button', { name: 'Simulasikan pembayaran' }).click();
   await cashier.getByRole('radio', { name: '80 mm' }).check();
-  const answer = cashier.waitForResponse((r) => r.url().endsWith('/api/call/receipt'));
+  // A typed amount is a one-line sale: its struk is the sale's (saleReceipt), at the paper chosen.
+  const answer = cashier.waitForResponse((r) => r.url().endsWith('/api/call/saleReceipt'));
   await cashier.getByRole('button', { name: 'Cetak struk' }).click();
   expect(((await (await answer).json()) as { result: { html: string } }).result.html).toContain('paper-80');
   await expect.poll(() => prints(cashier)).toHaveLength(1);

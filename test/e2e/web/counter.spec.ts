@@ -142,10 +142,11 @@ test.describe('printing', () => {
     await print.click();
     await expect.poll(() => prints(cashier)).toHaveLength(2);
     const [first, second] = await prints(cashier);
-    expect(first).toContain('STRUK PEMBAYARAN');
+    // A typed amount is a one-line sale: its receipt is the sale's struk (the tax invoice).
+    expect(first).toContain('STRUK PENJUALAN');
     expect(first).toContain('Rp25.000');
     expect(first).not.toContain('SALINAN');
-    expect(second).toContain('STRUK PEMBAYARAN');
+    expect(second).toContain('STRUK PENJUALAN');
     expect(second).toContain('SALINAN');
 
     // After a reload, the paid sale's receipt is still a copy, and Today's reprint is one too.
@@ -298,7 +299,7 @@ test.describe('one language per screen', () => {
     await expect(display.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
     await cashier.getByRole('button', { name: 'Print receipt' }).click();
     await expect.poll(() => prints(cashier)).toHaveLength(1);
-    expect((await prints(cashier))[0]).toContain('STRUK PEMBAYARAN');
+    expect((await prints(cashier))[0]).toContain('STRUK PENJUALAN');
   });
 });
 

@@ -130,6 +130,32 @@ describe('charging', () => {
     expect(charge.canCharge).toBe(true);
   });
 
+  test("a typed sale the cart refuses shows the order's issues at their fields, all at once", async () => {
+    const { fake, charge } = setup();
+    const issues: FieldIssue[] = [
+      { field: 'user_mdn', rule: 'format', message: 'user_mdn: must be an Indonesian mobile number' },
+      { field: 'item_name', rule: 'required', message: 'item_name: must not be empty' },
+      {
+        field: 'amount',
+        rule: 'amount_range',
+        message: 'amount: must be between 1000 and 500000',
+        params: { min: 1000, max: 500000 },
+      },
+    ];
+    fake.on('chargeSale', () => ({
+      ok: false,
+      saleId: null,
+      sale: null,
+      failure: failure({ class: 'invalid_input', retry: 'final', issues }),
+      issues: [{ field: 'lines[0].name', rule: 'format', message: 'lines[0].name: 1 to 80 characters' }],
+    }));
+    expect(await charge.charge()).toBe('issues');
+    expect(charge.form.issueFor('amount')).toEqual(issues[2]);
+    expect(charge.form.issueFor('item_name')).toEqual(issues[1]);
+    expect(charge.form.issueFor('user_mdn')).toEqual(issues[0]);
+    expect(charge.problem).toBeNull();
+  });
+
   test('a charge that gives an order leaves an empty form for the next sale, the V1 choice included', async () => {
     const { fake, charge } = setup();
     fake.onTyped(() => ({ ok: true, order: makeOrder({ api: 'v1' }) }));
