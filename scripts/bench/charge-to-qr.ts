@@ -190,7 +190,8 @@ export async function benchChargeToQr(
         const mark = performance.getEntriesByName('loket:charge').at(-1);
         const call = performance
           .getEntriesByType('resource')
-          .filter((e) => e.name.endsWith('/api/call/createOrder'))
+          // The till charges a typed amount as a one-line sale (chargeSale; createOrder before the counter).
+          .filter((e) => /\/api\/call\/(chargeSale|createOrder)$/.test(e.name))
           .at(-1) as PerformanceResourceTiming | undefined;
         performance.clearResourceTimings();
         return {

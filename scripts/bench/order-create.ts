@@ -1,6 +1,6 @@
 /**
- * Benchmark (a): one order through Loket's core (OrderService.create: validate, log the `creating` row to
- * SQLite with synchronous=FULL, sign, send with node-fetch, parse, commit the answer) against
+ * Benchmark (a): one charge through Loket's core (the counter: a one-line sale whose sale and `creating` order commit in
+ * one transaction with synchronous=FULL, then sign, send with node-fetch, parse, commit the answer) against
  * - a bare signed POST of an equivalent body to the same sandbox with the same HTTP client and signBody, and
  * - the durable floor: the same bare POST plus one synchronous=FULL commit of a row of the same size to a
  *   WAL-mode SQLite file on the same disk. No client that records an order durably before sending it can be
@@ -9,7 +9,10 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import fetch from 'node-fetch';
+import { randomUUID } from 'node:crypto';
 import { signBody } from '../../src-main/core/bodysign';
+import { cliCounter } from '../../src-main/cli/sale-commands';
+import { oneLineSale } from '../../src-main/core/counter/one-line-sale';
 import type { Loket } from '../../src-main/runtime';
 import { distribution, ratio, timeAsync, type Distribution } from './stats';
 
@@ -87,13 +90,21 @@ async function barePost(gateway: GatewayTarget, n: number): Promise<void> {
     throw new Error(`bare POST failed: HTTP ${res.status} ${text.slice(0, 200)}`);
 }
 
+/**
+ * The core's charge: a typed item and amount through the counter (core/counter/counter.ts), a one-line sale whose
+ * sale, line, tender and `creating` order commit in one transaction before the request leaves — what every charge
+ * is since the counter (before it, OrderService.create alone).
+ */
 async function coreCreate(loket: Loket, n: number): Promise<void> {
-  const outcome = await loket.orders.create(
-    { methodId: QRIS_METHOD, amount: AMOUNTS[n % AMOUNTS.length]!, itemName: ITEMS[n % ITEMS.length]! },
-    { source: 'cashier', actor: 'bench' },
-  );
-  if (!outcome.ok) throw new Error(`core create failed: ${outcome.failure.class}: ${outcome.failure.message}`);
+  counters.set(loket, counters.get(loket) ?? cliCounter(loket, {}));
+  const input = { methodId: QRIS_METHOD, amount: AMOUNTS[n % AMOUNTS.length]!, itemName: ITEMS[n % ITEMS.length]! };
+  const outcome = await counters.get(loket)!.charge(oneLineSale(input, 'ppn', randomUUID()), {
+    source: 'cashier',
+    staff: null,
+  });
+  if (!outcome.ok) throw new Error(`core charge failed: ${outcome.failure.class}: ${outcome.failure.message}`);
 }
+const counters = new WeakMap<Loket, ReturnType<typeof cliCounter>>();
 
 /** One row of about an order's size, committed as Loket commits its `creating` row. */
 function floorCommit(db: BetterSqlite3.Database, n: number): void {

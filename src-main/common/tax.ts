@@ -171,9 +171,26 @@ export const DEFAULT_TAX_SETTINGS: TaxSettings = taxSettingsSchema.parse({});
  * since would refuse is kept as it was written: it was valid then, and a sale's invoice is never rewritten.
  */
 export function storedTaxSettings(json: string): TaxSettings {
+  // Read with every view of a sale (each of a charge's events snapshots it): the few settings a store ever had are
+  // parsed once each, not once per read.
+  const known = storedSettingsSeen.get(json);
+  if (known) return known;
   const raw = JSON.parse(json) as unknown;
   const parsed = taxSettingsSchema.safeParse(raw);
-  return parsed.success ? parsed.data : (raw as TaxSettings);
+  const settings = parsed.success ? parsed.data : (raw as TaxSettings);
+  if (storedSettingsSeen.size >= 64) storedSettingsSeen.clear();
+  // Shared by every sale read with them: frozen, so no reader can change another's.
+  storedSettingsSeen.set(json, deepFreeze(settings));
+  return settings;
+}
+const storedSettingsSeen = new Map<string, TaxSettings>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
 }
 
 // ---------------------------------------------------------------- one category's tax

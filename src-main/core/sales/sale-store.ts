@@ -113,6 +113,7 @@ interface TenderRow {
 
 export class SaleStore {
   private readonly statements = new Map<string, Statement>();
+  private readonly linesSeen = new Map<string, LineRow[]>();
 
   constructor(
     readonly db: Database,
@@ -285,7 +286,14 @@ export class SaleStore {
   get(id: string): SaleView | undefined {
     const row = this.stmt<[string], SaleRow>('SELECT * FROM sales WHERE id = ?').get(id);
     if (!row) return undefined;
-    const lines = this.stmt<[string], LineRow>('SELECT * FROM sale_lines WHERE sale_id = ? ORDER BY line_no').all(id);
+    // A sale's lines never change once written (nothing updates sale_lines): read once, for the few sales in hand (a
+    // charge snapshots its sale with each of its events).
+    let lines = this.linesSeen.get(id);
+    if (!lines) {
+      lines = this.stmt<[string], LineRow>('SELECT * FROM sale_lines WHERE sale_id = ? ORDER BY line_no').all(id);
+      if (this.linesSeen.size >= 64) this.linesSeen.clear();
+      if (lines.length > 0) this.linesSeen.set(id, lines);
+    }
     const tenders = this.stmt<[string], TenderRow>(
       'SELECT * FROM sale_tenders WHERE sale_id = ? ORDER BY tender_no',
     ).all(id);
