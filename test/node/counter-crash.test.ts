@@ -3,14 +3,12 @@
 // transaction; a discount's approval and a refund's approval are audited in the transaction of the change. Real parts:
 // a child process on a real data folder against a sandbox gateway over HTTP on 127.0.0.1, killed with SIGKILL.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { openLoket } from '../../src-main/runtime';
 import { startSandbox, type SandboxHandle } from '../../src-main/sandbox/server';
 import { gatewayEnv, tempDir } from './helpers/loket';
 import { seededRandom } from './helpers/property';
+import { runAndKill } from './helpers/kill-child';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = Number(process.env.CRASH_RUNS ?? 10);
 
 let sandbox: SandboxHandle;
@@ -25,31 +23,6 @@ afterAll(async () => {
   await sandbox.close();
   dir.remove();
 });
-
-/** Starts the child, lets it work for `killAfterMs` once it is ready, then SIGKILLs it; returns its lines. */
-function runAndKill(killAfterMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/node/fixtures/counter-crash-child.ts'], {
-      cwd: root,
-      env: { ...process.env, ...gatewayEnv(sandbox), LOKET_DATA_DIR: dir.path, LOKET_TERMINAL_ID: 'T09' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!timer && out.includes('READY')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard);
-      if (signal !== 'SIGKILL') return reject(new Error(`child ended by itself: ${err}`));
-      resolve(out);
-    });
-  });
-}
 
 /** What the books say, read after a restart: every invariant of the counter's one transaction. */
 async function checkBooks(): Promise<{ sales: number; voided: number; refunds: number }> {
@@ -141,7 +114,11 @@ describe('crash safety of the counter: SIGKILL at seeded moments', () => {
     onTestFailed(() => console.error(`counter crash: ${random.describeSeed()}`));
     let lines = 0;
     for (let run = 0; run < RUNS; run++) {
-      const out = await runAndKill(40 + Math.floor(random.next() * 500));
+      const out = await runAndKill(
+        'test/node/fixtures/counter-crash-child.ts',
+        { ...gatewayEnv(sandbox), LOKET_DATA_DIR: dir.path, LOKET_TERMINAL_ID: 'T09' },
+        40 + Math.floor(random.next() * 500),
+      );
       lines += out.split('\n').filter((l) => /^(SALE|SPLIT|REFUND) /.test(l)).length;
       await checkBooks();
     }

@@ -4,43 +4,26 @@
 // entry its event. The kill times come from LOKET_CRASH_SEED (printed on failure) to repeat a failing run.
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers/loket';
 import { seededRandom } from './helpers/property';
+import { runAndKill } from './helpers/kill-child';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+/** Starts the child, lets it change shifts for `killAfterMs` once it is ready, then SIGKILLs it: its rounds. */
+async function runRounds(killAfterMs: number): Promise<number> {
+  const out = await runAndKill(
+    'test/node/fixtures/shift-crash-child.ts',
+    { SHIFT_CRASH_DB: path },
+    killAfterMs,
+    20_000,
+  );
+  return [...out.matchAll(/^ROUND /gm)].length;
+}
+
 const RUNS = Number(process.env.CRASH_RUNS ?? 12);
 const dir = tempDir('loket-shift-crash-');
 const path = join(dir.path, 'training-loket.db');
 afterAll(() => dir.remove());
-
-/** Starts the child, lets it change shifts for `killAfterMs` once it is ready, then SIGKILLs it. */
-function runAndKill(killAfterMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    // `node --import tsx`, not the tsx CLI: the CLI runs the script in a grandchild that SIGKILL would miss.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/node/fixtures/shift-crash-child.ts'], {
-      cwd: root,
-      env: { ...process.env, SHIFT_CRASH_DB: path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!timer && out.includes('READY')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    });
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard);
-      if (signal !== 'SIGKILL') return reject(new Error(`child ended by itself: ${err}`));
-      resolve([...out.matchAll(/^ROUND /gm)].length);
-    });
-  });
-}
 
 const ACTION: Record<string, string> = {
   float: 'shift.opened',
@@ -91,7 +74,7 @@ describe('crash safety: SIGKILL while shifts change', () => {
     onTestFailed(() => console.error(`shift crash: ${random.describeSeed()}`));
     let rounds = 0;
     for (let run = 0; run < RUNS; run++) {
-      rounds += await runAndKill(30 + Math.floor(random.next() * 400));
+      rounds += await runRounds(30 + Math.floor(random.next() * 400));
       const after = unmatched();
       expect(after.eventsWithout, `run ${run}: events without their audit entry`).toEqual([]);
       expect(after.entriesWithout, `run ${run}: audit entries without their event`).toEqual([]);
